@@ -1,0 +1,28 @@
+# Two commands on a fresh machine:
+#   make test   installs what the tests need (.venv, pinned dbt, PostgreSQL binaries if missing) and runs them
+#   make demo   the seed scenario end to end (see README)
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: test demo install postgres-binaries clean
+
+$(STAMP): pyproject.toml requirements/test-constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -c requirements/test-constraints.txt -e ".[postgres,duckdb,test]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# The tests start their own throwaway PostgreSQL cluster from the server binaries; install them if absent.
+postgres-binaries:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || \
+	  { echo "installing PostgreSQL server binaries"; apt-get update -qq && apt-get install -y -qq postgresql >/dev/null; }
+
+test: install postgres-binaries
+	$(BIN)/python -m pytest tests -q $(PYTEST_ARGS)
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,17 @@
+{#
+  Test helper (not part of the package): the canonical fingerprint of whole tables, one invocation for many.
+  tables: [{schema, identifier, key: [...], additive: [...]}]. Emits `table_fingerprints`: {identifier: fingerprint}.
+#}
+{% macro fingerprint_tables(tables) %}
+  {% do dbt_backfill.pin_session() %}
+  {% set fingerprints = {} %}
+  {% for table in tables %}
+    {% set relation = adapter.get_relation(database=target.database, schema=table.schema, identifier=table.identifier) %}
+    {% set columns = dbt_backfill._columns(relation, dbt_backfill._column_names(relation), 'column') %}
+    {% do fingerprints.update({table.identifier: dbt_backfill.fingerprint_relation(
+        relation, columns,
+        dbt_backfill._columns(relation, table.get('key', []), 'business_key'),
+        dbt_backfill._columns(relation, table.get('additive', []), 'additive'))}) %}
+  {% endfor %}
+  {% do dbt_backfill._emit_result('table_fingerprints', fingerprints) %}
+{% endmacro %}

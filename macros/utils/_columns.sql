@@ -1,0 +1,34 @@
+{#
+  The named columns of a relation, as the relation itself declares them, in the order the names are given.
+  Names match case-insensitively (PostgreSQL folds unquoted names to lower case, YAML keeps what was typed).
+  Raises naming the missing columns.
+#}
+{% macro _columns(relation, names, purpose) %}
+  {% set by_name = {} %}
+  {% for column in adapter.get_columns_in_relation(relation) %}
+    {% do by_name.update({column.name | lower: column}) %}
+  {% endfor %}
+  {% set found = [] %}
+  {% set missing = [] %}
+  {% for name in names %}
+    {% if (name | lower) in by_name %}
+      {% do found.append(by_name[name | lower]) %}
+    {% else %}
+      {% do missing.append(name) %}
+    {% endif %}
+  {% endfor %}
+  {% if missing %}
+    {{ exceptions.raise_compiler_error("dbt_backfill: " ~ relation ~ " has no column " ~ (missing | join(', '))
+        ~ " (named as " ~ purpose ~ "). Nothing was changed.") }}
+  {% endif %}
+  {{ return(found) }}
+{% endmacro %}
+
+{# Every column name of a relation, lower case, sorted: the material columns are drawn from this. #}
+{% macro _column_names(relation) %}
+  {% set names = [] %}
+  {% for column in adapter.get_columns_in_relation(relation) %}
+    {% do names.append(column.name | lower) %}
+  {% endfor %}
+  {{ return(names | sort) }}
+{% endmacro %}

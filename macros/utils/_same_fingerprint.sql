@@ -1,0 +1,12 @@
+{# Fingerprints compare as values: every field, the totals as exact text. `expected` comes from the packet (YAML). #}
+{% macro _same_fingerprint(actual, expected) %}
+  {% for field in ['row_count', 'null_keys', 'duplicate_keys', 'sha256', 'algorithm'] %}
+    {% if (actual[field] | string) != (expected.get(field) | string) %}{{ return(false) }}{% endif %}
+  {% endfor %}
+  {% set expected_totals = expected.get('totals') or {} %}
+  {% if (actual.totals | length) != (expected_totals | length) %}{{ return(false) }}{% endif %}
+  {% for column, total in actual.totals.items() %}
+    {% if (expected_totals.get(column) | string) != total %}{{ return(false) }}{% endif %}
+  {% endfor %}
+  {{ return(true) }}
+{% endmacro %}

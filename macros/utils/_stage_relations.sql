@@ -1,0 +1,24 @@
+{#
+  The run's relations for partition number `index`: build a, build b and the backup of the target's old rows,
+  all in the stage schema. Names carry the run id and the partition's position, never its value, so any
+  value is safe; the model name is cut so the identifier stays within PostgreSQL's 63 bytes.
+#}
+{% macro _stage_relations(target_relation, stage_schema, run_id, index) %}
+  {% set stem = target_relation.identifier[:24] ~ '__' ~ run_id ~ '__p' ~ index %}
+  {% set relations = {} %}
+  {% for suffix in ['a', 'b', 'backup'] %}
+    {% do relations.update({suffix: api.Relation.create(database=target_relation.database, schema=stage_schema,
+                                                          identifier=stem ~ '_' ~ suffix, type='table')}) %}
+  {% endfor %}
+  {{ return(relations) }}
+{% endmacro %}
+
+{# {database, schema, identifier} of a relation, as the packet records it. #}
+{% macro _relation_ref(relation) %}
+  {{ return({'database': relation.database, 'schema': relation.schema, 'identifier': relation.identifier}) }}
+{% endmacro %}
+
+{# database.schema.identifier, unquoted: how the packet names a relation for a person. #}
+{% macro _relation_name(relation) %}
+  {{ return([relation.database, relation.schema, relation.identifier] | select | join('.')) }}
+{% endmacro %}

@@ -1,0 +1,3 @@
+{{ config(materialized='incremental', incremental_strategy='append') }}
+
+{{ latest_trip_versions(ref('trip_events_volatile')) }}

@@ -1,0 +1,193 @@
+"""The `dbt-backfill` command: parse, call the workflow, print, exit. Exit status: 0 done; 3 a safety refusal
+(the target is unchanged unless the message says otherwise); 1 bad input or configuration; 2 usage."""
+from __future__ import annotations
+
+import json
+import sys
+from functools import wraps
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from dbt_backfill import __version__
+from dbt_backfill.dbt_runner import DbtOptions, DbtRunner, redact
+from dbt_backfill.errors import BackfillError, BackfillRefused
+from dbt_backfill.fingerprint import Fingerprint
+from dbt_backfill.packet import Packet
+from dbt_backfill.workflow.apply import apply as apply_packet
+from dbt_backfill.workflow.approve import approve as approve_packet
+from dbt_backfill.workflow.plan import PlanRequest, plan as plan_backfill
+from dbt_backfill.workflow.verify import verify as verify_packet
+
+EXIT_REFUSED = 3
+EXIT_ERROR = 1
+
+
+def dbt_options(command: Callable) -> Callable:
+    options = [
+        click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+                     show_default=True, help="The dbt project."),
+        click.option("--profiles-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+                     help="Where profiles.yml is (dbt's own default if omitted)."),
+        click.option("--target", "dbt_target", default=None, help="The dbt target (profile output)."),
+        click.option("--vars", "dbt_vars", default=None, help="dbt --vars, as YAML."),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def json_option(command: Callable) -> Callable:
+    return click.option("--json", "as_json", is_flag=True, help="Print the machine-readable result on stdout.")(command)
+
+
+def runner_from(project_dir: Path, profiles_dir: Path | None, dbt_target: str | None, dbt_vars: str | None) -> DbtRunner:
+    return DbtRunner(DbtOptions(project_dir=project_dir.resolve(),
+                                profiles_dir=profiles_dir.resolve() if profiles_dir else None,
+                                target=dbt_target, vars=dbt_vars))
+
+
+def handles_outcomes(command: Callable) -> Callable:
+    """Map the workflow's exceptions to one line on stderr and the documented exit status."""
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        as_json = kwargs.get("as_json", False)
+        try:
+            return command(*args, **kwargs)
+        except BackfillRefused as refused:
+            _fail(f"refused: {refused}", EXIT_REFUSED, as_json, {"status": "refused", "reason": refused.reason,
+                                                                 "message": str(refused), "details": refused.details})
+        except BackfillError as error:
+            _fail(f"error: {error}", EXIT_ERROR, as_json, {"status": "error", "message": str(error)})
+    return wrapper
+
+
+def _fail(line: str, code: int, as_json: bool, payload: dict) -> None:
+    line = redact(line)
+    click.echo(line, err=True)
+    if as_json:
+        click.echo(redact(json.dumps(payload, default=str)))
+    sys.exit(code)
+
+
+def _totals(fingerprint: Fingerprint) -> str:
+    return ", ".join(f"{k} {v}" for k, v in fingerprint.totals.items()) or "-"
+
+
+def _table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(str(x)) for x in column) for column in zip(headers, *rows)]
+    line = lambda cells: "  ".join(str(c).ljust(w) for c, w in zip(cells, widths)).rstrip()
+    return "\n".join([line(headers), line(["-" * w for w in widths]), *(line(r) for r in rows)])
+
+
+def _print_plan(packet: Packet, path: Path) -> None:
+    rows = []
+    for p in packet.partitions:
+        a, b = p.builds["a"], p.builds["b"]
+        rows.append([p.value, str(a.row_count), _totals(a), a.short, "equal" if a == b else "DIFFER",
+                     str(p.target_before.row_count), _totals(p.target_before),
+                     f"+{p.changes.added} -{p.changes.removed} ~{p.changes.changed}"])
+    click.echo(f"Backfill plan {packet.run_id} for {packet.model} ({packet.target}), by {packet.partition_by}")
+    click.echo(f"Source pinned: {len(packet.source['relations'])} relation(s) read twice before and once after the "
+               f"builds, unchanged: {', '.join(packet.source['relations']) or 'none'}")
+    click.echo(_table(["partition", "rows", "totals", "sha256", "a = b", "target rows", "target totals", "changes"], rows))
+    samples = [(p.value, s) for p in packet.partitions for s in p.changes.sample]
+    if samples:
+        click.echo("Changed rows (sample):")
+        for value, sample in samples:
+            changes = ", ".join(f"{c} {v['old']} -> {v['new']}" for c, v in sample["columns"].items())
+            click.echo(f"  {value}  {', '.join(packet.business_key)}={sample['key']}: {changes}")
+    click.echo(f"Packet written: {path}  (sha256 {packet.sha256()[:12]}…)")
+    click.echo("Nothing in the target has changed. Review the packet, then: "
+               f"dbt-backfill approve {path} --by <name>")
+
+
+@click.group()
+@click.version_option(__version__, prog_name="dbt-backfill")
+def main() -> None:
+    """Repair published partitions of a dbt model: plan, approve, apply, verify."""
+
+
+@main.command()
+@click.argument("model")
+@click.option("--partitions", required=True, help="Comma-separated partition values, e.g. 2026-03-01,2026-03-02.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write the packet (default: <project>/backfills/<model>__<run_id>.yml).")
+@click.option("--partition-by", default=None, help="Override meta.backfill.partition_by.")
+@click.option("--business-key", default=None, help="Override meta.backfill.business_key (comma-separated).")
+@click.option("--order-by", default=None, help="Override meta.backfill.order_by (comma-separated).")
+@click.option("--additive", default=None, help="Override meta.backfill.additive (comma-separated).")
+@click.option("--exclude-columns", default=None, help="Override meta.backfill.exclude_columns (comma-separated).")
+@dbt_options
+@json_option
+@handles_outcomes
+def plan(model, partitions, out, partition_by, business_key, order_by, additive, exclude_columns, project_dir,
+         profiles_dir, dbt_target, dbt_vars, as_json) -> None:
+    """Build MODEL's PARTITIONS twice from a pinned source, compare, and write the approval packet."""
+    runner = runner_from(project_dir, profiles_dir, dbt_target, dbt_vars)
+    overrides = {"partition_by": partition_by, "business_key": business_key, "order_by": order_by,
+                 "additive": additive, "exclude_columns": exclude_columns}
+    result = plan_backfill(runner, PlanRequest(model=model, partitions=partitions, out=out, overrides=overrides))
+    if as_json:
+        click.echo(json.dumps({"status": "planned", "packet": str(result.path), "packet_sha256": result.packet.sha256(),
+                               **result.packet.to_dict()}, default=str))
+    else:
+        _print_plan(result.packet, result.path)
+
+
+@main.command()
+@click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--by", "by", required=True, help="Who approves (recorded in the packet).")
+@json_option
+@handles_outcomes
+def approve(packet, by, as_json) -> None:
+    """Approve the exact content of PACKET (binds to its SHA-256)."""
+    approved = approve_packet(packet, by)
+    if as_json:
+        click.echo(json.dumps({"status": "approved", **approved.approval.to_dict()}))
+    else:
+        click.echo(f"Approved by {approved.approval.approved_by}: packet sha256 {approved.approval.packet_sha256}. "
+                   f"Any later edit voids this approval. Next: dbt-backfill apply {packet}")
+
+
+@main.command()
+@click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))
+@dbt_options
+@json_option
+@handles_outcomes
+def apply(packet, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
+    """Replace the approved partitions of PACKET, one transaction each."""
+    dbt_target = dbt_target or Packet.read(packet).dbt_target
+    result = apply_packet(runner_from(project_dir, profiles_dir, dbt_target, dbt_vars), packet)
+    if as_json:
+        click.echo(json.dumps({"status": "applied", "run_id": result.packet.run_id, "replaced": [
+            {"value": r.value, "before": r.before.to_dict(), "after": r.after.to_dict()} for r in result.replaced]}))
+        return
+    rows = [[r.value, str(r.before.row_count), _totals(r.before), str(r.after.row_count), _totals(r.after),
+             r.after.short] for r in result.replaced]
+    click.echo(f"Applied {result.packet.run_id} to {result.packet.target}: each partition replaced in its own "
+               f"transaction and equal to the approved fingerprint before commit.")
+    click.echo(_table(["partition", "rows before", "totals before", "rows after", "totals after", "sha256"], rows))
+
+
+@main.command()
+@click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))
+@dbt_options
+@json_option
+@handles_outcomes
+def verify(packet, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
+    """Check that the target's partitions still equal PACKET's approved fingerprints."""
+    dbt_target = dbt_target or Packet.read(packet).dbt_target
+    result = verify_packet(runner_from(project_dir, profiles_dir, dbt_target, dbt_vars), packet)
+    if as_json:
+        click.echo(json.dumps({"status": "verified", "partitions": [
+            {"value": c.value, "fingerprint": c.actual.to_dict()} for c in result.checks]}))
+        return
+    click.echo(f"Verified {result.packet.target}: every partition equals its approved fingerprint.")
+    click.echo(_table(["partition", "rows", "totals", "sha256"],
+                      [[c.value, str(c.actual.row_count), _totals(c.actual), c.actual.short] for c in result.checks]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,209 @@
+"""The approval packet: what a data owner reads and approves, and what `apply` executes.
+
+YAML on disk, one file per run. Its SHA-256 is taken over a canonical JSON rendering of everything but the
+approval block, so reformatting the YAML keeps an approval valid and any change of content voids it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from dbt_backfill.errors import BackfillError
+from dbt_backfill.fingerprint import Fingerprint
+
+PACKET_VERSION = 1
+
+
+@dataclass(frozen=True)
+class RelationRef:
+    database: str | None
+    schema: str
+    identifier: str
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "RelationRef":
+        return cls(database=data.get("database"), schema=str(data["schema"]), identifier=str(data["identifier"]))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"database": self.database, "schema": self.schema, "identifier": self.identifier}
+
+    def __str__(self) -> str:
+        return ".".join(part for part in (self.database, self.schema, self.identifier) if part)
+
+
+@dataclass(frozen=True)
+class Changes:
+    added: int
+    removed: int
+    changed: int
+    sample: tuple[Mapping[str, Any], ...] = ()
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Changes":
+        return cls(added=int(data["added"]), removed=int(data["removed"]), changed=int(data["changed"]),
+                   sample=tuple(data.get("sample") or ()))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"added": self.added, "removed": self.removed, "changed": self.changed,
+                "sample": [dict(s) for s in self.sample]}
+
+
+@dataclass(frozen=True)
+class PartitionPlan:
+    value: str
+    stage: RelationRef
+    stage_b: RelationRef
+    backup: RelationRef
+    builds: Mapping[str, Fingerprint]
+    fingerprint: Fingerprint  # the approved one: build a, equal to build b
+    target_before: Fingerprint
+    changes: Changes
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PartitionPlan":
+        return cls(
+            value=str(data["value"]),
+            stage=RelationRef.from_dict(data["stage_relation"]),
+            stage_b=RelationRef.from_dict(data["stage_b_relation"]),
+            backup=RelationRef.from_dict(data["backup_relation"]),
+            builds={k: Fingerprint.from_dict(v) for k, v in data["builds"].items()},
+            fingerprint=Fingerprint.from_dict(data["fingerprint"]),
+            target_before=Fingerprint.from_dict(data["target_before"]),
+            changes=Changes.from_dict(data["changes"]),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "stage": str(self.stage),
+            "builds": {k: v.to_dict() for k, v in self.builds.items()},
+            "fingerprint": self.fingerprint.to_dict(),
+            "target_before": self.target_before.to_dict(),
+            "changes": self.changes.to_dict(),
+            "stage_relation": self.stage.to_dict(),
+            "stage_b_relation": self.stage_b.to_dict(),
+            "backup_relation": self.backup.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class Approval:
+    approved_by: str
+    approved_at: str
+    packet_sha256: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"approved_by": self.approved_by, "approved_at": self.approved_at, "packet_sha256": self.packet_sha256}
+
+
+@dataclass(frozen=True)
+class Packet:
+    run_id: str
+    created_at: str
+    model: str
+    target: RelationRef
+    adapter: str
+    dbt_target: str | None
+    partition_by: str
+    business_key: tuple[str, ...]
+    order_by: tuple[str, ...]
+    additive: tuple[str, ...]
+    exclude_columns: tuple[str, ...]
+    material_columns: tuple[str, ...]
+    code: Mapping[str, Any]
+    source: Mapping[str, Any]
+    partitions: tuple[PartitionPlan, ...]
+    approval: Approval | None = None
+    version: int = PACKET_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "run_id": self.run_id,
+            "created_at": self.created_at,
+            "model": self.model,
+            "target": str(self.target),
+            "target_relation": self.target.to_dict(),
+            "adapter": self.adapter,
+            "dbt_target": self.dbt_target,
+            "partition_by": self.partition_by,
+            "business_key": list(self.business_key),
+            "order_by": list(self.order_by),
+            "additive": list(self.additive),
+            "exclude_columns": list(self.exclude_columns),
+            "material_columns": list(self.material_columns),
+            "code": dict(self.code),
+            "source": dict(self.source),
+            "partitions": [p.to_dict() for p in self.partitions],
+            "approval": self.approval.to_dict() if self.approval else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Packet":
+        known = {"version", "run_id", "created_at", "model", "target", "target_relation", "adapter", "dbt_target",
+                 "partition_by", "business_key", "order_by", "additive", "exclude_columns", "material_columns",
+                 "code", "source", "partitions", "approval"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise BackfillError(f"the packet has unknown field(s) {', '.join(unknown)}: it was not written by this "
+                                f"version of dbt-backfill. The target is unchanged.")
+        if data.get("version") != PACKET_VERSION:
+            raise BackfillError(f"packet version {data.get('version')!r} is not supported (this dbt-backfill reads "
+                                f"version {PACKET_VERSION}). The target is unchanged.")
+        approval = data.get("approval")
+        return cls(
+            version=PACKET_VERSION,
+            run_id=str(data["run_id"]),
+            created_at=str(data["created_at"]),
+            model=str(data["model"]),
+            target=RelationRef.from_dict(data["target_relation"]),
+            adapter=str(data["adapter"]),
+            dbt_target=data.get("dbt_target"),
+            partition_by=str(data["partition_by"]),
+            business_key=tuple(data["business_key"]),
+            order_by=tuple(data.get("order_by") or ()),
+            additive=tuple(data.get("additive") or ()),
+            exclude_columns=tuple(data.get("exclude_columns") or ()),
+            material_columns=tuple(data["material_columns"]),
+            code=dict(data["code"]),
+            source=dict(data["source"]),
+            partitions=tuple(PartitionPlan.from_dict(p) for p in data["partitions"]),
+            approval=Approval(**{k: str(v) for k, v in approval.items()}) if approval else None,
+        )
+
+    def sha256(self) -> str:
+        """SHA-256 of the packet's content, approval excluded."""
+        content = self.to_dict()
+        content.pop("approval")
+        canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+    def approved(self, approval: Approval) -> "Packet":
+        return replace(self, approval=approval)
+
+    def write(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True, width=120))
+        tmp.replace(path)
+
+    @classmethod
+    def read(cls, path: Path) -> "Packet":
+        try:
+            data = yaml.safe_load(Path(path).read_text())
+        except FileNotFoundError:
+            raise BackfillError(f"no packet at {path}. The target is unchanged.") from None
+        except yaml.YAMLError as error:
+            raise BackfillError(f"{path} is not valid YAML ({error}). The target is unchanged.") from None
+        if not isinstance(data, dict):
+            raise BackfillError(f"{path} is not an approval packet. The target is unchanged.")
+        try:
+            return cls.from_dict(data)
+        except (KeyError, TypeError, ValueError) as error:
+            raise BackfillError(f"{path} is not a complete approval packet ({type(error).__name__}: {error}). "
+                                f"The target is unchanged.") from None

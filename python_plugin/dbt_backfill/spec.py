@@ -1,0 +1,66 @@
+"""What a backfill covers: the model's data contract (meta.backfill), overridable on the command line."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from dbt_backfill.errors import BackfillError
+
+LIST_FIELDS = ("business_key", "order_by", "additive", "exclude_columns")
+KNOWN_FIELDS = {"partition_by", "protected", "watermark", "stage_schema", "checks", *LIST_FIELDS}
+
+
+def _as_names(value: Any, field: str, model: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        value = [part.strip() for part in value.split(",")]
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v for v in value):
+        raise BackfillError(f"meta.backfill.{field} of {model} must be a column name or a list of column names, "
+                            f"not {value!r}. Nothing was changed.")
+    return tuple(value)
+
+
+@dataclass(frozen=True)
+class BackfillSpec:
+    partition_by: str
+    business_key: tuple[str, ...]
+    order_by: tuple[str, ...] = ()
+    additive: tuple[str, ...] = ()
+    exclude_columns: tuple[str, ...] = ()
+    protected: bool = False
+    stage_schema: str | None = None
+
+    @classmethod
+    def resolve(cls, model: str, meta: Mapping[str, Any] | None, overrides: Mapping[str, Any]) -> "BackfillSpec":
+        """meta.backfill of the model, with command-line overrides (None = not given) laid on top."""
+        if meta is not None and not isinstance(meta, Mapping):
+            raise BackfillError(f"meta.backfill of {model} must be a mapping. Nothing was changed.")
+        merged = dict(meta or {})
+        unknown = sorted(set(merged) - KNOWN_FIELDS)
+        if unknown:
+            raise BackfillError(f"meta.backfill of {model} has unknown key(s) {', '.join(unknown)}; known keys are "
+                                f"{', '.join(sorted(KNOWN_FIELDS))}. Nothing was changed.")
+        merged.update({k: v for k, v in overrides.items() if v is not None})
+        if not merged:
+            raise BackfillError(
+                f"{model} has no meta.backfill: declare at least partition_by and business_key in the model's "
+                f"config (meta: {{backfill: {{partition_by: ..., business_key: [...]}}}}), or pass --partition-by "
+                f"and --business-key. Nothing was changed.")
+        partition_by = merged.get("partition_by")
+        if not isinstance(partition_by, str) or not partition_by:
+            raise BackfillError(f"{model}: meta.backfill.partition_by (or --partition-by) must name one column. "
+                                f"Nothing was changed.")
+        business_key = _as_names(merged.get("business_key"), "business_key", model)
+        if not business_key:
+            raise BackfillError(f"{model}: meta.backfill.business_key (or --business-key) must name the column(s) "
+                                f"that identify a row. Nothing was changed.")
+        return cls(
+            partition_by=partition_by,
+            business_key=business_key,
+            order_by=_as_names(merged.get("order_by"), "order_by", model),
+            additive=_as_names(merged.get("additive"), "additive", model),
+            exclude_columns=_as_names(merged.get("exclude_columns"), "exclude_columns", model),
+            protected=bool(merged.get("protected", False)),
+            stage_schema=merged.get("stage_schema"),
+        )

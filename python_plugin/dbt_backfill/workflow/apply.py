@@ -1,0 +1,51 @@
+"""apply: replace the approved partitions, one transaction each, stopping at the first mismatch."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from dbt_backfill.dbt_runner import DbtRunner
+from dbt_backfill.errors import BackfillRefused
+from dbt_backfill.fingerprint import Fingerprint
+from dbt_backfill.packet import Packet
+from dbt_backfill.workflow.approve import approval_problem
+
+
+@dataclass(frozen=True)
+class ReplacedPartition:
+    value: str
+    before: Fingerprint
+    after: Fingerprint
+
+
+@dataclass(frozen=True)
+class ApplyResult:
+    packet: Packet
+    replaced: tuple[ReplacedPartition, ...]
+
+
+def apply(runner: DbtRunner, path: Path) -> ApplyResult:
+    packet = Packet.read(path)
+    problem = approval_problem(packet)
+    if problem:
+        raise BackfillRefused("not_approved", f"{problem}. Run `dbt-backfill approve {path} --by <name>` after "
+                                              f"reviewing it. The target is unchanged.")
+    invocation = runner.run_operation("apply_partitions", {
+        "run_id": packet.run_id,
+        "target": packet.target.to_dict(),
+        "partition_by": packet.partition_by,
+        "business_key": list(packet.business_key),
+        "material_columns": list(packet.material_columns),
+        "additive": list(packet.additive),
+        "partitions": [
+            {"value": p.value, "stage": p.stage.to_dict(), "backup": p.backup.to_dict(),
+             "fingerprint": p.fingerprint.to_dict()}
+            for p in packet.partitions
+        ],
+    })
+    by_value = {p.value: p for p in packet.partitions}
+    replaced = tuple(
+        ReplacedPartition(value=str(r["value"]), before=by_value[str(r["value"])].target_before,
+                          after=Fingerprint.from_dict(r["fingerprint"]))
+        for r in invocation.all("partition_replaced"))
+    return ApplyResult(packet=packet, replaced=replaced)

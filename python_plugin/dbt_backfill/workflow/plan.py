@@ -1,0 +1,168 @@
+"""plan: pin the source, build every partition twice, compare, and write the approval packet.
+
+Read-only towards the target. Refuses (BackfillRefused) when the source moves, the two builds differ, a stage
+breaks the business key, or a stage would empty a published partition; no packet is written then.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from dbt_backfill import __version__
+from dbt_backfill.dbt_runner import DbtRunner
+from dbt_backfill.errors import BackfillError, BackfillRefused
+from dbt_backfill.fingerprint import Fingerprint
+from dbt_backfill.packet import Changes, Packet, PartitionPlan, RelationRef
+from dbt_backfill.spec import BackfillSpec
+
+
+@dataclass(frozen=True)
+class PlanRequest:
+    model: str
+    partitions: Sequence[str]
+    out: Path | None = None
+    overrides: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    packet: Packet
+    path: Path
+
+
+def parse_partitions(text: str | Sequence[str]) -> tuple[str, ...]:
+    values = [v.strip() for v in (text.split(",") if isinstance(text, str) else text)]
+    if not values or any(not v for v in values):
+        raise BackfillError(f"--partitions must be a comma-separated list of partition values, got {text!r}. "
+                            f"Nothing was changed.")
+    repeated = sorted({v for v in values if values.count(v) > 1})
+    if repeated:
+        raise BackfillError(f"partition(s) {', '.join(repeated)} named more than once. Nothing was changed.")
+    return tuple(values)
+
+
+def new_run_id(now: dt.datetime) -> str:
+    # Lower case, digits and underscores: safe inside an unquoted identifier on every engine.
+    return now.strftime("%Y%m%d_%H%M%S_") + secrets.token_hex(2)
+
+
+def _git_commit(project_dir: Path) -> str | None:
+    try:
+        completed = subprocess.run(["git", "-C", str(project_dir), "rev-parse", "HEAD"], capture_output=True,
+                                   text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if completed.returncode != 0:
+        return None
+    return completed.stdout.strip() or None
+
+
+def _check_builds(partitions: list[PartitionPlan], stage_schema: str) -> None:
+    differing = [p for p in partitions if p.builds["a"] != p.builds["b"]]
+    if differing:
+        described = "; ".join(f"{p.value}: a {p.builds['a'].describe()} vs b {p.builds['b'].describe()}"
+                              for p in differing)
+        raise BackfillRefused(
+            "builds_differ",
+            f"the two builds differ for partition(s) {', '.join(p.value for p in differing)} ({described}). The model "
+            f"does not give the same rows twice from the same source (random(), now(), a newest-wins order with "
+            f"ties, an unordered limit). The stages are left in {stage_schema} for inspection; no packet was "
+            f"written and the target is unchanged.",
+            {"partitions": [p.value for p in differing]})
+    broken = [p for p in partitions if p.fingerprint.null_keys or p.fingerprint.duplicate_keys]
+    if broken:
+        described = "; ".join(f"{p.value}: {p.fingerprint.null_keys} null, {p.fingerprint.duplicate_keys} duplicated"
+                              for p in broken)
+        raise BackfillRefused(
+            "business_key",
+            f"the business key does not identify one row per key in partition(s) {described}. Fix the model's "
+            f"newest-wins logic or the declared business_key. No packet was written and the target is unchanged.",
+            {"partitions": [p.value for p in broken]})
+    emptied = [p for p in partitions if p.fingerprint.row_count == 0 and p.target_before.row_count > 0]
+    if emptied:
+        raise BackfillRefused(
+            "empty_stage",
+            f"the model produces no rows for partition(s) {', '.join(p.value for p in emptied)}, where the target "
+            f"holds {', '.join(str(p.target_before.row_count) for p in emptied)} rows: applying would empty them. "
+            f"Check the partition values and the source. No packet was written and the target is unchanged.",
+            {"partitions": [p.value for p in emptied]})
+
+
+def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None) -> PlanResult:
+    now = now or dt.datetime.now(dt.timezone.utc)
+    partitions = parse_partitions(request.partitions)
+    node = runner.compile_model(request.model)
+    spec = BackfillSpec.resolve(node.name, node.meta_backfill, request.overrides or {})
+    if not node.compiled_sql.strip():
+        raise BackfillError(f"dbt compiled {node.name} to no SQL; nothing was changed.")
+    run_id = new_run_id(now)
+
+    invocation = runner.run_operation("plan_stages", {
+        "run_id": run_id,
+        "target": node.relation.to_dict(),
+        "model_sql": node.compiled_sql,
+        "partition_by": spec.partition_by,
+        "business_key": list(spec.business_key),
+        "partitions": list(partitions),
+        "sources": [r.to_dict() for r in node.reads],
+        "additive": list(spec.additive),
+        "exclude_columns": list(spec.exclude_columns),
+        "stage_schema": spec.stage_schema,
+    })
+    result = invocation.first("plan")
+    if result is None:
+        raise BackfillError("the plan_stages operation returned no result; nothing was changed.")
+    if result["package_version"] != __version__:
+        raise BackfillError(f"the dbt package dbt_backfill installed in the project is version "
+                            f"{result['package_version']}, this CLI is {__version__}: align them (packages.yml, "
+                            f"dbt deps). The stages built are left in {result['stage_schema']}; the target is unchanged.")
+
+    planned = []
+    for item in result["partitions"]:
+        builds = {k: Fingerprint.from_dict(v) for k, v in item["builds"].items()}
+        planned.append(PartitionPlan(
+            value=str(item["value"]),
+            stage=RelationRef.from_dict(item["stage"]),
+            stage_b=RelationRef.from_dict(item["stage_b"]),
+            backup=RelationRef.from_dict(item["backup"]),
+            builds=builds,
+            fingerprint=builds["a"],
+            target_before=Fingerprint.from_dict(item["target_before"]),
+            changes=Changes.from_dict(item["changes"]),
+        ))
+    _check_builds(planned, result["stage_schema"])
+
+    packet = Packet(
+        run_id=run_id,
+        created_at=now.isoformat(timespec="seconds"),
+        model=node.name,
+        target=RelationRef.from_dict(result["target"]),
+        adapter=result["adapter"],
+        dbt_target=runner.options.target,
+        partition_by=spec.partition_by,
+        business_key=spec.business_key,
+        order_by=spec.order_by,
+        additive=spec.additive,
+        exclude_columns=spec.exclude_columns,
+        material_columns=tuple(result["material_columns"]),
+        code={
+            "compiled_sql_sha256": hashlib.sha256(node.compiled_sql.encode("utf-8")).hexdigest(),
+            "git_commit": _git_commit(runner.options.project_dir),
+            "dbt_backfill_version": __version__,
+            "dbt_version": node.dbt_version,
+        },
+        source={
+            "relations": [str(r) for r in node.reads],
+            "reads": result["source"]["reads"],
+            "after_build": result["source"]["after_build"],
+        },
+        partitions=tuple(planned),
+    )
+    path = request.out or (Path(runner.options.project_dir) / "backfills" / f"{node.name}__{run_id}.yml")
+    packet.write(path)
+    return PlanResult(packet=packet, path=path)

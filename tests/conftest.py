@@ -1,0 +1,36 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from postgres_cluster import ThrowawayCluster, server_from_environment  # noqa: E402
+from project import TripsProject, prepare_template  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """A real PostgreSQL: DBT_BACKFILL_TEST_PG_HOST if set, else a throwaway cluster torn down at the end."""
+    existing = server_from_environment()
+    if existing:
+        yield existing
+        return
+    cluster = ThrowawayCluster()
+    try:
+        yield cluster.start()
+    finally:
+        cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def project_template(tmp_path_factory):
+    return prepare_template(tmp_path_factory.mktemp("template"))
+
+
+@pytest.fixture
+def trips(postgres, project_template, tmp_path):
+    """The seed scenario on its own database: a stale fct_trips, corrections waiting in the source."""
+    project = TripsProject(postgres, project_template, tmp_path / "work").publish_stale_target()
+    yield project
+    project.close()

@@ -1,0 +1,136 @@
+"""The packet's hash and approval binding, the scope's resolution, and one version everywhere: pure Python."""
+import datetime as dt
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+
+import dbt_backfill
+from dbt_backfill.dbt_runner import redact
+from dbt_backfill.errors import BackfillError, BackfillRefused
+from dbt_backfill.fingerprint import Fingerprint
+from dbt_backfill.packet import Changes, Packet, PartitionPlan, RelationRef
+from dbt_backfill.spec import BackfillSpec
+from dbt_backfill.workflow.approve import approval_problem, approve
+from dbt_backfill.workflow.plan import parse_partitions
+
+REPO = Path(__file__).resolve().parent.parent
+NOW = dt.datetime(2026, 3, 25, 12, 0, tzinfo=dt.timezone.utc)
+
+
+def fingerprint(rows=5, total="134.00", sha="ab" * 32):
+    return Fingerprint(row_count=rows, null_keys=0, duplicate_keys=0, totals={"fare": total}, sha256=sha,
+                       algorithm="dbt_backfill/v1")
+
+
+def make_packet():
+    stage = RelationRef("db", "analytics_backfill", "fct_trips__r__p0_a")
+    partition = PartitionPlan(
+        value="2026-03-01", stage=stage, stage_b=RelationRef("db", "analytics_backfill", "fct_trips__r__p0_b"),
+        backup=RelationRef("db", "analytics_backfill", "fct_trips__r__p0_backup"),
+        builds={"a": fingerprint(), "b": fingerprint()}, fingerprint=fingerprint(),
+        target_before=fingerprint(total="152.00", sha="cd" * 32), changes=Changes(0, 0, 1, ()))
+    return Packet(run_id="r", created_at=NOW.isoformat(), model="fct_trips", target=RelationRef("db", "analytics", "fct_trips"),
+                  adapter="postgres", dbt_target=None, partition_by="trip_date", business_key=("trip_id",),
+                  order_by=("updated_at",), additive=("fare",), exclude_columns=(), material_columns=("fare", "trip_id"),
+                  code={"compiled_sql_sha256": "00", "git_commit": None, "dbt_backfill_version": "0.1.0"},
+                  source={"relations": ["db.raw.trip_events"], "reads": [], "after_build": {}}, partitions=(partition,))
+
+
+def test_packet_round_trips_through_yaml_with_the_same_sha256(tmp_path):
+    packet = make_packet()
+    path = tmp_path / "p.yml"
+    packet.write(path)
+    assert Packet.read(path) == packet
+    assert Packet.read(path).sha256() == packet.sha256()
+
+
+def test_reformatting_the_yaml_keeps_the_approval_but_any_edit_voids_it(tmp_path):
+    path = tmp_path / "p.yml"
+    make_packet().write(path)
+    approved = approve(path, "Dana Owner", now=NOW)
+    assert approval_problem(approved) is None
+
+    data = yaml.safe_load(path.read_text())
+    path.write_text(yaml.safe_dump(data, sort_keys=True, default_flow_style=True))
+    assert approval_problem(Packet.read(path)) is None
+
+    data["partitions"][0]["fingerprint"]["totals"]["fare"] = "135.00"
+    path.write_text(yaml.safe_dump(data))
+    assert "edited after approval" in approval_problem(Packet.read(path))
+
+
+def test_approving_twice_or_without_a_name_is_an_error_and_an_edited_approved_packet_is_refused(tmp_path):
+    path = tmp_path / "p.yml"
+    make_packet().write(path)
+    with pytest.raises(BackfillError, match="must name the person"):
+        approve(path, "  ")
+    approve(path, "Dana Owner", now=NOW)
+    with pytest.raises(BackfillError, match="already approved by Dana Owner"):
+        approve(path, "Eve")
+    data = yaml.safe_load(path.read_text())
+    data["partitions"][0]["value"] = "2026-03-02"
+    path.write_text(yaml.safe_dump(data))
+    with pytest.raises(BackfillRefused, match="edited after approval"):
+        approve(path, "Eve")
+
+
+def test_a_packet_with_unknown_fields_or_another_version_is_rejected(tmp_path):
+    path = tmp_path / "p.yml"
+    make_packet().write(path)
+    data = yaml.safe_load(path.read_text())
+    path.write_text(yaml.safe_dump({**data, "skip_checks": True}))
+    with pytest.raises(BackfillError, match="unknown field"):
+        Packet.read(path)
+    path.write_text(yaml.safe_dump({**data, "version": 2}))
+    with pytest.raises(BackfillError, match="version 2 is not supported"):
+        Packet.read(path)
+    with pytest.raises(BackfillError, match="no packet at"):
+        Packet.read(tmp_path / "missing.yml")
+
+
+def test_fingerprints_compare_as_values():
+    assert fingerprint() == fingerprint()
+    assert fingerprint() != fingerprint(total="134.0")
+    assert Fingerprint.from_dict(fingerprint().to_dict()) == fingerprint()
+
+
+def test_scope_comes_from_meta_with_command_line_overrides():
+    meta = {"partition_by": "trip_date", "business_key": ["trip_id"], "order_by": ["updated_at"], "protected": True,
+            "additive": ["fare"]}
+    spec = BackfillSpec.resolve("fct_trips", meta, {"additive": "fare,tip", "business_key": None})
+    assert spec.partition_by == "trip_date" and spec.business_key == ("trip_id",)
+    assert spec.additive == ("fare", "tip") and spec.protected
+
+
+@pytest.mark.parametrize("meta, overrides, message", [
+    (None, {}, "has no meta.backfill"),
+    ({"business_key": ["trip_id"]}, {}, "partition_by"),
+    ({"partition_by": "trip_date"}, {}, "business_key"),
+    ({"partition_by": "trip_date", "business_key": ["trip_id"], "partiton_by": "x"}, {}, "unknown key"),
+    ({"partition_by": "trip_date", "business_key": [1]}, {}, "list of column names"),
+])
+def test_an_incomplete_scope_is_a_clear_error(meta, overrides, message):
+    with pytest.raises(BackfillError, match=message):
+        BackfillSpec.resolve("fct_trips", meta, overrides)
+
+
+def test_partitions_are_parsed_strictly():
+    assert parse_partitions("2026-03-01, 2026-03-02") == ("2026-03-01", "2026-03-02")
+    with pytest.raises(BackfillError, match="more than once"):
+        parse_partitions("2026-03-01,2026-03-01")
+    with pytest.raises(BackfillError, match="comma-separated"):
+        parse_partitions("2026-03-01,,2026-03-02")
+
+
+def test_secret_environment_values_are_redacted():
+    env = {"DBT_ENV_SECRET_PG": "hunter2-secret", "PGPASSWORD": "s3cr3t!", "HOME": "/root"}
+    assert redact("login hunter2-secret with s3cr3t! at /root", env) == "login **** with **** at /root"
+
+
+def test_package_and_plugin_carry_one_version():
+    project = yaml.safe_load((REPO / "dbt_project.yml").read_text())["version"]
+    pyproject = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(), re.M).group(1)
+    macro = re.search(r"return\('([^']+)'\)", (REPO / "macros/utils/_version.sql").read_text()).group(1)
+    assert project == pyproject == macro == dbt_backfill.__version__

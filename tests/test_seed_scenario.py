@@ -1,0 +1,247 @@
+"""The seed scenario (shared/seeds/000): 15 events for 13 trips, a stale target at 417.00, the truth at 349.00.
+Every test runs the real `dbt` and `dbt-backfill` commands against a real PostgreSQL and asserts on the tables."""
+from decimal import Decimal
+
+import pytest
+import yaml
+
+from scenario import BACKFILL_DAYS, NEIGHBOUR_DAYS
+
+pytestmark = pytest.mark.postgres
+
+TARGET = "analytics.fct_trips"
+
+
+def day_totals(project, days):
+    return project.query(f"select count(*), sum(fare) from {TARGET} where trip_date = any(%s::date[])", (days,))[0]
+
+
+def fares(project, *trip_ids):
+    return dict(project.query(f"select trip_id, fare from {TARGET} where trip_id = any(%s)", (list(trip_ids),)))
+
+
+def neighbour_rows(project):
+    return project.query(f"select * from {TARGET} where trip_date = any(%s::date[]) order by trip_id",
+                         (NEIGHBOUR_DAYS,))
+
+
+def plan_seed(project, *args):
+    result = project.plan("fct_trips", BACKFILL_DAYS, *args)
+    assert result.returncode == 0, result.output
+    packets = project.packets()
+    assert packets, result.output
+    return packets[-1], yaml.safe_load(packets[-1].read_text())
+
+
+def test_scenario_source_has_15_events_for_13_trips_and_target_is_stale(trips):
+    events, distinct_trips = trips.query(
+        "select count(*), count(distinct trip_id) from raw.trip_events where trip_date = any(%s::date[])",
+        (BACKFILL_DAYS,))[0]
+    assert (events, distinct_trips) == (15, 13)
+    assert day_totals(trips, BACKFILL_DAYS) == (13, Decimal("417.00"))
+    assert fares(trips, 1003, 1007) == {1003: Decimal("30.00"), 1007: Decimal("50.00")}
+    # the naive append the seed warns about: every event of the three days as a row
+    assert trips.query("select count(*), sum(fare) from raw.trip_events where trip_date = any(%s::date[])",
+                       (BACKFILL_DAYS,))[0] == (15, Decimal("429.00"))
+    # the live job moves forward only: running it again does not repair the published days
+    assert trips.dbt("run", "-s", "fct_trips").returncode == 0
+    assert day_totals(trips, BACKFILL_DAYS) == (13, Decimal("417.00"))
+
+
+def test_plan_builds_each_partition_twice_with_equal_fingerprints_and_leaves_target_unchanged(trips):
+    before = trips.rows()
+    path, packet = plan_seed(trips)
+
+    assert trips.rows() == before
+    assert [p["value"] for p in packet["partitions"]] == BACKFILL_DAYS
+    for partition in packet["partitions"]:
+        assert partition["builds"]["a"] == partition["builds"]["b"] == partition["fingerprint"]
+        assert partition["fingerprint"]["null_keys"] == 0 and partition["fingerprint"]["duplicate_keys"] == 0
+    assert sum(p["fingerprint"]["row_count"] for p in packet["partitions"]) == 13
+    assert sum(Decimal(p["fingerprint"]["totals"]["fare"]) for p in packet["partitions"]) == Decimal("349.00")
+    assert sum(Decimal(p["target_before"]["totals"]["fare"]) for p in packet["partitions"]) == Decimal("417.00")
+
+    changes = {p["value"]: p["changes"] for p in packet["partitions"]}
+    assert [(c["added"], c["removed"], c["changed"]) for c in changes.values()] == [(0, 0, 1), (0, 0, 1), (0, 0, 0)]
+    assert changes["2026-03-01"]["sample"][0]["key"] == "1003"
+    assert changes["2026-03-01"]["sample"][0]["columns"]["fare"] == {"old": "30.00", "new": "12.00"}
+    assert changes["2026-03-02"]["sample"][0]["columns"]["fare"] == {"old": "50.00", "new": "0.00"}
+
+    assert len(packet["source"]["reads"]) == 2
+    assert packet["source"]["reads"][0] == packet["source"]["reads"][1] == packet["source"]["after_build"]
+    assert packet["approval"] is None
+    assert packet["code"]["dbt_backfill_version"] == "0.1.0"
+    # the stage holds exactly the rows of the model's full build for the partition
+    stage = packet["partitions"][0]["stage_relation"]
+    assert trips.query(f'select trip_id, fare from "{stage["schema"]}"."{stage["identifier"]}" order by 1') == [
+        (1001, Decimal("25.00")), (1002, Decimal("40.00")), (1003, Decimal("12.00")), (1004, Decimal("35.00")),
+        (1005, Decimal("22.00"))]
+
+
+def test_apply_without_approval_is_refused_and_target_unchanged(trips):
+    path, _ = plan_seed(trips)
+    before = trips.rows()
+
+    result = trips.backfill("apply", str(path))
+
+    assert result.returncode == 3, result.output
+    assert "not approved" in result.stderr and "target is unchanged" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert trips.rows() == before
+
+
+def test_approved_apply_repairs_the_three_days_and_leaves_neighbours_alone(trips):
+    path, packet = plan_seed(trips)
+    neighbours_before = neighbour_rows(trips)
+    neighbour_fingerprints_before = trips.backfill(
+        "plan", "fct_trips", "--partitions", ",".join(NEIGHBOUR_DAYS), "--out", str(trips.dir / "n1.yaml"), "--json")
+    assert neighbour_fingerprints_before.returncode == 0, neighbour_fingerprints_before.output
+
+    assert trips.approve(path).returncode == 0
+    applied = trips.backfill("apply", str(path), "--json")
+    assert applied.returncode == 0, applied.output
+    assert [r["value"] for r in applied.json()["replaced"]] == BACKFILL_DAYS
+
+    assert day_totals(trips, BACKFILL_DAYS) == (13, Decimal("349.00"))
+    assert fares(trips, 1003, 1007) == {1003: Decimal("12.00"), 1007: Decimal("0.00")}
+    assert trips.query(f"select count(*) - count(distinct trip_id) from {TARGET}") == [(0,)]
+    assert neighbour_rows(trips) == neighbours_before
+    neighbour_fingerprints_after = trips.backfill(
+        "plan", "fct_trips", "--partitions", ",".join(NEIGHBOUR_DAYS), "--out", str(trips.dir / "n2.yaml"), "--json")
+    assert [p["target_before"] for p in neighbour_fingerprints_after.json()["partitions"]] == [
+        p["target_before"] for p in neighbour_fingerprints_before.json()["partitions"]]
+
+    verified = trips.backfill("verify", str(path))
+    assert verified.returncode == 0, verified.output
+    # the old rows were kept, one backup relation per partition
+    backup = packet["partitions"][0]["backup_relation"]
+    assert trips.query(f'select fare from "{backup["schema"]}"."{backup["identifier"]}" where trip_id = 1003') == [
+        (Decimal("30.00"),)]
+
+
+def test_replanning_from_the_same_source_gives_the_same_fingerprints_and_reapplying_changes_nothing(trips):
+    first_path, first = plan_seed(trips)
+    assert trips.approve(first_path).returncode == 0
+    assert trips.backfill("apply", str(first_path)).returncode == 0
+    after_first = trips.rows()
+
+    second_path, second = plan_seed(trips)
+    assert second_path != first_path
+    assert [p["fingerprint"] for p in second["partitions"]] == [p["fingerprint"] for p in first["partitions"]]
+    assert [p["target_before"] for p in second["partitions"]] == [p["fingerprint"] for p in first["partitions"]]
+    assert all((p["changes"]["added"], p["changes"]["removed"], p["changes"]["changed"]) == (0, 0, 0)
+               for p in second["partitions"])
+    assert trips.approve(second_path).returncode == 0
+    assert trips.backfill("apply", str(second_path)).returncode == 0
+    assert trips.rows() == after_first
+    assert trips.backfill("verify", str(first_path)).returncode == 0
+
+
+def test_volatile_source_is_refused_before_any_stage_is_built_and_no_packet_is_written(trips):
+    before = trips.rows("analytics.fct_trips_volatile")
+    stage_tables_before = trips.tables_in("analytics_backfill")
+
+    result = trips.plan("fct_trips_volatile", BACKFILL_DAYS)
+
+    assert result.returncode == 3, result.output
+    assert "source changed between two reads" in result.stderr
+    assert "trip_events_volatile" in result.stderr and "target is unchanged" in result.stderr
+    assert trips.packets() == []
+    assert trips.tables_in("analytics_backfill") == stage_tables_before == []
+    assert trips.rows("analytics.fct_trips_volatile") == before
+
+
+def test_full_refresh_of_a_protected_model_fails_and_leaves_the_table_as_it_was(trips):
+    before = trips.rows()
+    _, packet_before = plan_seed(trips)
+
+    result = trips.dbt("run", "--full-refresh", "-s", "fct_trips")
+
+    assert result.returncode != 0
+    assert "fct_trips is protected" in result.output and "dbt-backfill plan fct_trips" in result.output
+    assert trips.rows() == before
+    _, packet_after = plan_seed(trips)
+    assert [p["target_before"] for p in packet_after["partitions"]] == [
+        p["target_before"] for p in packet_before["partitions"]]
+    # an unprotected model is not affected by the guard
+    assert trips.dbt("run", "--full-refresh", "-s", "trip_events_volatile").returncode == 0
+
+
+def test_packet_edited_after_approval_is_refused_and_target_unchanged(trips):
+    path, _ = plan_seed(trips)
+    assert trips.approve(path).returncode == 0
+    edited = yaml.safe_load(path.read_text())
+    edited["partitions"] = edited["partitions"][:1]  # e.g. someone trims the scope after the owner said yes
+    path.write_text(yaml.safe_dump(edited, sort_keys=False))
+    before = trips.rows()
+
+    result = trips.backfill("apply", str(path))
+
+    assert result.returncode == 3, result.output
+    assert "edited after approval" in result.stderr and "target is unchanged" in result.stderr
+    assert trips.rows() == before
+
+
+def test_approval_copied_from_another_run_is_refused(trips):
+    first, _ = plan_seed(trips)
+    second, _ = plan_seed(trips)
+    assert trips.approve(first).returncode == 0
+    forged = yaml.safe_load(second.read_text())
+    forged["approval"] = yaml.safe_load(first.read_text())["approval"]
+    second.write_text(yaml.safe_dump(forged, sort_keys=False))
+    before = trips.rows()
+
+    result = trips.backfill("apply", str(second))
+
+    assert result.returncode == 3, result.output
+    assert "copied from another run" in result.stderr
+    assert trips.rows() == before
+
+
+def test_stage_altered_after_approval_is_refused_and_target_unchanged(trips):
+    path, packet = plan_seed(trips)
+    assert trips.approve(path).returncode == 0
+    stage = packet["partitions"][1]["stage_relation"]
+    trips.query(f'update "{stage["schema"]}"."{stage["identifier"]}" set fare = fare + 1 where trip_id = 1008')
+    before = trips.rows()
+
+    result = trips.backfill("apply", str(path))
+
+    assert result.returncode == 3, result.output
+    assert "stage of partition 2026-03-02 changed after approval" in result.stderr
+    assert "target is unchanged" in result.stderr
+    # every stage is checked before the first partition is touched: not even 2026-03-01 was replaced
+    assert trips.rows() == before
+
+
+def test_partition_that_would_not_match_the_approval_after_replacement_is_rolled_back(trips):
+    path, _ = plan_seed(trips)
+    assert trips.approve(path).returncode == 0
+    # something between the stage and the table rewrites what is inserted (a trigger, a rule, a column default)
+    trips.query("""
+        create function analytics.shout() returns trigger language plpgsql as
+        $$ begin new.status := upper(new.status); return new; end $$;
+        create trigger shout before insert on analytics.fct_trips for each row execute function analytics.shout();
+    """)
+    before = trips.rows()
+
+    result = trips.backfill("apply", str(path))
+
+    assert result.returncode == 3, result.output
+    assert "partition 2026-03-01 would not equal the approved fingerprint" in result.stderr
+    assert "rolled back" in result.stderr
+    assert trips.rows() == before
+    # the backup made inside the rolled-back transaction vanished with it
+    assert not [t for t in trips.tables_in("analytics_backfill") if t.endswith("_backup")]
+
+
+def test_verify_names_a_partition_changed_after_apply(trips):
+    path, _ = plan_seed(trips)
+    assert trips.approve(path).returncode == 0
+    assert trips.backfill("apply", str(path)).returncode == 0
+    trips.query(f"update {TARGET} set status = 'tampered' where trip_id = 1012")
+
+    result = trips.backfill("verify", str(path))
+
+    assert result.returncode == 3, result.output
+    assert "2026-03-03" in result.stderr and "2026-03-01" not in result.stderr
