@@ -39,6 +39,7 @@
     {% set stage_relation = stages[loop.index0] %}
     {% set backup_relation = dbt_backfill._relation(partition.backup) %}
     {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition.value) %}
+    {% do dbt_backfill.begin_transaction() %}
     {% do dbt_backfill.backup_partition(target_relation, backup_relation, predicate) %}
     {% do dbt_backfill.replace_partition(target_relation, stage_relation, predicate, target_columns) %}
     {% set after = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}

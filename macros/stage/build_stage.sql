@@ -21,6 +21,7 @@
     ) as dbt_backfill_model_rows
     where {{ partition_predicate }}
   {% endset %}
+  {% do dbt_backfill.begin_transaction() %}
   {% do dbt_backfill._execute("drop table if exists " ~ stage_relation, fetch=false) %}
   {% do dbt_backfill._execute(get_create_table_as_sql(False, stage_relation, partition_rows), fetch=false) %}
   {% do dbt_backfill._commit() %}

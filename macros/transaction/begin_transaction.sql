@@ -1,0 +1,19 @@
+{#
+  Open a real transaction on the server for what follows, up to the next _commit(). Do not rely on dbt's
+  bookkeeping alone: dbt-postgres commits by sending COMMIT as SQL, which psycopg2 does not see; psycopg2 then
+  believes a transaction is still open, sends no BEGIN before the next statement, and every later statement
+  commits on its own (an insert after adapter.commit() survived handle.rollback() on this machine). An explicit
+  BEGIN makes a partition's backup + delete + insert one transaction again, and the rollback on a refusal real.
+  On a fresh connection psycopg2 has already sent its own BEGIN; the server then warns and carries on.
+#}
+{% macro begin_transaction() %}
+  {{ return(adapter.dispatch('begin_transaction', 'dbt_backfill')()) }}
+{% endmacro %}
+
+{% macro default__begin_transaction() %}
+  {{ exceptions.raise_compiler_error("dbt_backfill.begin_transaction is not implemented for " ~ adapter.type()) }}
+{% endmacro %}
+
+{% macro postgres__begin_transaction() %}
+  {% do dbt_backfill._execute('begin', fetch=false) %}
+{% endmacro %}
