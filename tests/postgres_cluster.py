@@ -35,21 +35,19 @@ class PostgresServer:
         connection.autocommit = True
         return connection
 
-    def create_database(self, name: str) -> None:
+    def _outside_transaction(self, sql: str) -> None:
         connection = self.connect()
         try:
             with connection.cursor() as cursor:
-                cursor.execute(f'create database "{name}"')
+                cursor.execute(sql)
         finally:
             connection.close()
 
+    def create_database(self, name: str) -> None:
+        self._outside_transaction(f'create database "{name}"')
+
     def drop_database(self, name: str) -> None:
-        connection = self.connect()
-        try:
-            with connection.cursor() as cursor:
-                cursor.execute(f'drop database if exists "{name}" with (force)')
-        finally:
-            connection.close()
+        self._outside_transaction(f'drop database if exists "{name}" with (force)')
 
 
 def _pg_bin() -> Path:

@@ -151,15 +151,22 @@ def approve(packet, by, as_json) -> None:
                    f"Any later edit voids this approval. Next: dbt-backfill apply {packet}")
 
 
-@main.command()
-@click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))
-@dbt_options
-@json_option
-@handles_outcomes
-def apply(packet, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
+def packet_command(command: Callable) -> Callable:
+    """A command on an existing packet that talks to the database: PACKET, dbt options, --json. The dbt target
+    defaults to the one the packet was planned with."""
+    @wraps(command)
+    def wrapper(packet, project_dir, profiles_dir, dbt_target, dbt_vars, as_json):
+        runner = runner_from(project_dir, profiles_dir, dbt_target or Packet.read(packet).dbt_target, dbt_vars)
+        return command(runner, packet, as_json)
+    wrapper = handles_outcomes(json_option(dbt_options(wrapper)))
+    return main.command(name=command.__name__)(
+        click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))(wrapper))
+
+
+@packet_command
+def apply(runner: DbtRunner, packet: Path, as_json: bool) -> None:
     """Replace the approved partitions of PACKET, one transaction each."""
-    dbt_target = dbt_target or Packet.read(packet).dbt_target
-    result = apply_packet(runner_from(project_dir, profiles_dir, dbt_target, dbt_vars), packet)
+    result = apply_packet(runner, packet)
     if as_json:
         click.echo(json.dumps({"status": "applied", "run_id": result.packet.run_id, "replaced": [
             {"value": r.value, "before": r.before.to_dict(), "after": r.after.to_dict()} for r in result.replaced]}))
@@ -171,15 +178,10 @@ def apply(packet, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> N
     click.echo(_table(["partition", "rows before", "totals before", "rows after", "totals after", "sha256"], rows))
 
 
-@main.command()
-@click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))
-@dbt_options
-@json_option
-@handles_outcomes
-def verify(packet, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
+@packet_command
+def verify(runner: DbtRunner, packet: Path, as_json: bool) -> None:
     """Check that the target's partitions still equal PACKET's approved fingerprints."""
-    dbt_target = dbt_target or Packet.read(packet).dbt_target
-    result = verify_packet(runner_from(project_dir, profiles_dir, dbt_target, dbt_vars), packet)
+    result = verify_packet(runner, packet)
     if as_json:
         click.echo(json.dumps({"status": "verified", "partitions": [
             {"value": c.value, "fingerprint": c.actual.to_dict()} for c in result.checks]}))

@@ -176,6 +176,12 @@ class Packet:
             approval=Approval(**{k: str(v) for k, v in approval.items()}) if approval else None,
         )
 
+    def scope_args(self) -> dict[str, Any]:
+        """What every operation on the target needs to know of the approved scope."""
+        return {"target": self.target.to_dict(), "partition_by": self.partition_by,
+                "business_key": list(self.business_key), "material_columns": list(self.material_columns),
+                "additive": list(self.additive)}
+
     def sha256(self) -> str:
         """SHA-256 of the packet's content, approval excluded."""
         content = self.to_dict()

@@ -5,10 +5,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dbt_backfill.dbt_runner import DbtRunner
-from dbt_backfill.errors import BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Packet
-from dbt_backfill.workflow.approve import approval_problem
+from dbt_backfill.workflow.approve import read_approved
 
 
 @dataclass(frozen=True)
@@ -25,18 +24,11 @@ class ApplyResult:
 
 
 def apply(runner: DbtRunner, path: Path) -> ApplyResult:
-    packet = Packet.read(path)
-    problem = approval_problem(packet)
-    if problem:
-        raise BackfillRefused("not_approved", f"{problem}. Run `dbt-backfill approve {path} --by <name>` after "
-                                              f"reviewing it. The target is unchanged.")
+    packet = read_approved(path, f"Run `dbt-backfill approve {path} --by <name>` after reviewing it. "
+                                 f"The target is unchanged.")
     invocation = runner.run_operation("apply_partitions", {
+        **packet.scope_args(),
         "run_id": packet.run_id,
-        "target": packet.target.to_dict(),
-        "partition_by": packet.partition_by,
-        "business_key": list(packet.business_key),
-        "material_columns": list(packet.material_columns),
-        "additive": list(packet.additive),
         "partitions": [
             {"value": p.value, "stage": p.stage.to_dict(), "backup": p.backup.to_dict(),
              "fingerprint": p.fingerprint.to_dict()}

@@ -18,6 +18,15 @@ def approval_problem(packet: Packet) -> str | None:
     return None
 
 
+def read_approved(path: Path, consequence: str) -> Packet:
+    """The packet at `path`, whose approval must hold; else BackfillRefused saying why and `consequence`."""
+    packet = Packet.read(path)
+    problem = approval_problem(packet)
+    if problem:
+        raise BackfillRefused("not_approved", f"{problem}. {consequence}")
+    return packet
+
+
 def approve(path: Path, by: str, now: dt.datetime | None = None) -> Packet:
     by = (by or "").strip()
     if not by:

@@ -8,7 +8,7 @@ from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Packet
-from dbt_backfill.workflow.approve import approval_problem
+from dbt_backfill.workflow.approve import read_approved
 
 
 @dataclass(frozen=True)
@@ -30,23 +30,13 @@ class VerifyResult:
 
 def fingerprint_target(runner: DbtRunner, packet: Packet) -> dict[str, Fingerprint]:
     invocation = runner.run_operation("fingerprint_partitions", {
-        "target": packet.target.to_dict(),
-        "partition_by": packet.partition_by,
-        "business_key": list(packet.business_key),
-        "material_columns": list(packet.material_columns),
-        "additive": list(packet.additive),
-        "partitions": [p.value for p in packet.partitions],
-    })
+        **packet.scope_args(), "partitions": [p.value for p in packet.partitions]})
     result = invocation.first("fingerprints")
     return {str(item["value"]): Fingerprint.from_dict(item["fingerprint"]) for item in result["partitions"]}
 
 
 def verify(runner: DbtRunner, path: Path) -> VerifyResult:
-    packet = Packet.read(path)
-    problem = approval_problem(packet)
-    if problem:
-        raise BackfillRefused("not_approved", f"{problem}: there are no approved fingerprints to verify against. "
-                                              f"The target is unchanged.")
+    packet = read_approved(path, "There are no approved fingerprints to verify against. The target is unchanged.")
     actual = fingerprint_target(runner, packet)
     checks = tuple(PartitionCheck(p.value, p.fingerprint, actual[p.value]) for p in packet.partitions)
     failed = [c for c in checks if not c.ok]
