@@ -1,6 +1,6 @@
 # Two commands on a fresh machine:
 #   make test   installs what the tests need (.venv, pinned dbt, PostgreSQL binaries if missing) and runs them
-#   make demo   the seed scenario end to end (see README)
+#   make demo   the seed scenario end to end on DuckDB, no server (see README)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -23,6 +23,10 @@ postgres-binaries:
 
 test: install postgres-binaries
 	$(BIN)/python -m pytest tests -q $(PYTEST_ARGS)
+
+# The seed scenario on DuckDB (no server); the project is left in ./dbt_backfill_demo.
+demo: install
+	$(BIN)/dbt-backfill demo
 
 clean:
 	rm -rf $(VENV) .pytest_cache

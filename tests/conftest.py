@@ -5,12 +5,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from backends import ADAPTERS, make_backend  # noqa: E402
 from postgres_cluster import ThrowawayCluster, server_from_environment  # noqa: E402
 from project import TripsProject, prepare_template  # noqa: E402
 
 
 @pytest.fixture(scope="session")
-def postgres():
+def postgres_server():
     """A real PostgreSQL: DBT_BACKFILL_TEST_PG_HOST if set, else a throwaway cluster torn down at the end."""
     existing = server_from_environment()
     if existing:
@@ -28,9 +29,14 @@ def project_template(tmp_path_factory):
     return prepare_template(tmp_path_factory.mktemp("template"))
 
 
-@pytest.fixture
-def trips(postgres, project_template, tmp_path):
-    """The seed scenario on its own database: a stale fct_trips, corrections waiting in the source."""
-    project = TripsProject(postgres, project_template, tmp_path / "work").publish_stale_target()
+def new_project(adapter, request, template, workdir):
+    server = request.getfixturevalue("postgres_server") if adapter == "postgres" else None
+    return TripsProject(make_backend(adapter, server, workdir), template, workdir / "work")
+
+
+@pytest.fixture(params=ADAPTERS)
+def trips(request, project_template, tmp_path):
+    """The seed scenario on its own database, per adapter: a stale fct_trips, corrections waiting in the source."""
+    project = new_project(request.param, request, project_template, tmp_path).publish_stale_target()
     yield project
     project.close()

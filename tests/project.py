@@ -1,25 +1,21 @@
-"""A throwaway copy of integration_tests/ on its own PostgreSQL database, driven through the real `dbt` and
-`dbt-backfill` commands, with plain SQL (psycopg2) to look at what they did."""
+"""A throwaway copy of integration_tests/ on its own database (PostgreSQL or DuckDB), driven through the real
+`dbt` and `dbt-backfill` commands, with plain SQL through the backend to look at what they did."""
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from postgres_cluster import PostgresServer
-from scenario import load_events
-
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
-PASSWORD_VARIABLE = "DBT_ENV_SECRET_BACKFILL_TEST_PASSWORD"
 
 
 @dataclass
@@ -34,6 +30,19 @@ class Command:
 
     def json(self) -> Any:
         return json.loads(self.stdout)
+
+    def result(self, kind: str) -> Any:
+        """A macro's sentinel-wrapped result on dbt's log."""
+        match = re.search(rf"<<dbt_backfill:{kind}>>(.*?)<</dbt_backfill>>", self.stdout)
+        assert match, self.output
+        return json.loads(match.group(1))
+
+
+def _base_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["DBT_SEND_ANONYMOUS_USAGE_STATS"] = "false"
+    env.pop("DBT_PROFILES_DIR", None)
+    return env
 
 
 def prepare_template(root: Path) -> Path:
@@ -51,42 +60,25 @@ def prepare_template(root: Path) -> Path:
     return root
 
 
-def _base_env() -> dict[str, str]:
-    env = dict(os.environ)
-    env["DBT_SEND_ANONYMOUS_USAGE_STATS"] = "false"
-    env.pop("DBT_PROFILES_DIR", None)
-    return env
-
-
 class TripsProject:
-    """The seed scenario on a fresh database: `fct_trips` published from the original events, then the two
-    late corrections land in the source (which the forward-only live job never picks up)."""
+    """The integration project on one backend. publish_stale_target() plays the seed scenario's history:
+    `fct_trips` published from the original events, then the two late corrections land in the source (which
+    the forward-only live job never picks up)."""
 
-    def __init__(self, server: PostgresServer, template: Path, workdir: Path) -> None:
-        self.server = server
-        self.database = "bf_" + uuid.uuid4().hex[:10]
+    def __init__(self, backend, template: Path, workdir: Path) -> None:
+        self.backend = backend
+        self.adapter = backend.name
         shutil.copytree(template, workdir, symlinks=True)
         self.dir = workdir / "integration_tests"
-        self.profiles = self.dir / "profiles.yml"
-        self.profiles.write_text(yaml.safe_dump({"dbt_backfill_integration_tests": {
-            "target": "postgres",
-            "outputs": {"postgres": {
-                "type": "postgres", "host": server.host, "port": server.port, "user": server.user,
-                "password": "{{ env_var('" + PASSWORD_VARIABLE + "') }}",
-                "dbname": self.database, "schema": "analytics", "threads": 1,
-            }},
-        }}))
-        self.env = _base_env()
-        self.env[PASSWORD_VARIABLE] = server.password
-        server.create_database(self.database)
-        self.connection = server.connect(self.database)
+        (self.dir / "profiles.yml").write_text(yaml.safe_dump({"dbt_backfill_integration_tests": {
+            "target": backend.name, "outputs": {backend.name: backend.profile_output()}}}))
+        self.env = {**_base_env(), **backend.env()}
 
-    # -- the scenario ------------------------------------------------------------------------------------
     def publish_stale_target(self) -> "TripsProject":
-        load_events(self.connection, "published")
+        self.backend.load_events("published")
         run = self.dbt("run")
         assert run.returncode == 0, run.output
-        load_events(self.connection, "corrections")
+        self.backend.load_events("corrections")
         return self
 
     # -- commands ------------------------------------------------------------------------------------------
@@ -103,17 +95,18 @@ class TripsProject:
         options = ["--project-dir", str(self.dir), "--profiles-dir", str(self.dir)] if dbt_options else []
         return self._run([str(BIN / "dbt-backfill"), command, *args, *options])
 
-    def plan(self, model: str, partitions: list[str], *args: str) -> Command:
+    def plan(self, model: str, partitions, *args: str) -> Command:
         return self.backfill("plan", model, "--partitions", ",".join(partitions), *args)
 
     def approve(self, packet: Path, by: str = "Dana Owner") -> Command:
         return self.backfill("approve", str(packet), "--by", by, dbt_options=False)
 
+    def env_in_timezone(self, timezone: str) -> dict[str, str]:
+        return {**self.env, **self.backend.env(timezone)}
+
     # -- looking at the database ---------------------------------------------------------------------------
-    def query(self, sql: str, params: tuple = ()) -> list[tuple]:
-        with self.connection.cursor() as cursor:
-            cursor.execute(sql, params)
-            return cursor.fetchall() if cursor.description else []
+    def query(self, sql: str) -> list[tuple]:
+        return self.backend.query(sql)
 
     def rows(self, relation: str = "analytics.fct_trips") -> list[tuple]:
         """Every row, every column, in a fixed order: the independent check that a table is unchanged."""
@@ -124,8 +117,7 @@ class TripsProject:
 
     def tables_in(self, schema: str) -> list[str]:
         return [r[0] for r in self.query(
-            "select table_name from information_schema.tables where table_schema = %s order by 1", (schema,))]
+            f"select table_name from information_schema.tables where table_schema = '{schema}' order by 1")]
 
     def close(self) -> None:
-        self.connection.close()
-        self.server.drop_database(self.database)
+        self.backend.close()

@@ -1,15 +1,14 @@
-"""The canonical fingerprint on a real PostgreSQL, through the package's own macros (dbt run-operation):
-same logical rows give the same SHA-256 whatever the physical form; different rows never collide on the
-classic traps; and the SQL agrees byte for byte with the algorithm as documented (reference_fingerprint.py)."""
+"""The canonical fingerprint on a real PostgreSQL and a real DuckDB, through the package's own macros (dbt
+run-operation): same logical rows give the same SHA-256 whatever the physical form, on either engine; different
+rows never collide on the classic traps; and the SQL agrees byte for byte with the algorithm as documented
+(reference_fingerprint.py)."""
 import json
-import re
 
 import pytest
 
-from project import TripsProject
+from backends import ADAPTERS
+from conftest import new_project
 from reference_fingerprint import partition_sha256
-
-pytestmark = pytest.mark.postgres
 
 TABLES = {
     # (definition, rows as SQL values)
@@ -24,31 +23,37 @@ TABLES = {
     "columns_ba": ("b int, k int, a text", "(20, 2, 'y'), (10, 1, 'x')"),
     "order_1": ("k int, v text", "(1, 'one'), (2, 'two'), (3, 'three')"),
     "order_2": ("k int, v text", "(3, 'three'), (1, 'one'), (2, 'two')"),
-    "instants": ("k int, at timestamptz, local_at timestamp, d date, flag boolean, id uuid",
+    "instants": ("k int, \"at\" timestamptz, local_at timestamp, d date, flag boolean, id uuid",
                  "(1, '2026-03-01 10:00:00+00', '2026-03-01 10:00:00', '2026-03-01', true, "
                  "'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'), "
                  "(2, '2026-03-01 23:30:00.5-05', '2026-03-02 00:00:00.000001', '2026-03-02', false, null)"),
     "keys": ("k int, v numeric(10,2)", "(1, 1.50), (1, 2.25), (null, 3.00), (2, 4.00)"),
+    "floats": ("k int, x double precision", "(1, 0.1), (2, 1e15)"),
 }
 
 
-def fingerprints(project, env=None):
-    tables = [{"schema": "canon", "identifier": name, "key": ["k"], "additive": ["v"] if name == "keys" else []}
-              for name in TABLES]
-    result = project.dbt("run-operation", "fingerprint_tables", "--args", json.dumps({"tables": tables}), env=env)
+def fingerprints(project, env=None, tables=TABLES):
+    listed = [{"schema": "canon", "identifier": name, "key": ["k"], "additive": ["v"] if name == "keys" else []}
+              for name in tables]
+    result = project.dbt("run-operation", "fingerprint_tables", "--args", json.dumps({"tables": listed}), env=env)
     assert result.returncode == 0, result.output
-    return json.loads(re.search(r"<<dbt_backfill:table_fingerprints>>(.*?)<</dbt_backfill>>", result.stdout).group(1))
+    return result.result("table_fingerprints")
 
 
-@pytest.fixture(scope="module")
-def canon(postgres, project_template, tmp_path_factory):
-    project = TripsProject(postgres, project_template, tmp_path_factory.mktemp("canon") / "work")
-    statements = ["create schema canon"]
-    for name, (definition, values) in TABLES.items():
-        statements.append(f"create table canon.{name} ({definition}); insert into canon.{name} values {values}")
-    project.query("; ".join(statements))
+def create_tables(project, tables):
+    project.query("create schema canon")
+    for name, (definition, values) in tables.items():
+        project.query(f"create table canon.{name} ({definition})")
+        project.query(f"insert into canon.{name} values {values}")
     # rewrite order_2 physically (an update moves every row) without changing its logical content
-    project.query("update canon.order_2 set v = v")
+    if "order_2" in tables:
+        project.query("update canon.order_2 set v = v")
+
+
+@pytest.fixture(scope="module", params=ADAPTERS)
+def canon(request, project_template, tmp_path_factory):
+    project = new_project(request.param, request, project_template, tmp_path_factory.mktemp("canon"))
+    create_tables(project, TABLES)
     yield project
     project.close()
 
@@ -76,18 +81,13 @@ def test_column_order_and_physical_row_order_do_not_change_the_fingerprint(fp):
 
 
 def test_the_same_instants_under_two_session_time_zones_give_the_same_fingerprint(canon, fp):
-    new_york = dict(canon.env, PGTZ="America/New_York", PGDATESTYLE="SQL, DMY")
-    kathmandu = dict(canon.env, PGTZ="Asia/Kathmandu", PGDATESTYLE="German")
-    # the sessions really differ: under each, the server renders the same instant as different text
-    rendered = set()
-    for zone, style in (("America/New_York", "SQL, DMY"), ("Asia/Kathmandu", "German")):
-        connection = canon.server.connect(canon.database, options=f"-c TimeZone={zone} -c DateStyle={style.replace(' ', '')}")
-        with connection.cursor() as cursor:
-            cursor.execute("select at::text from canon.instants where k = 1")
-            rendered.add(cursor.fetchone()[0])
-        connection.close()
-    assert len(rendered) == 2
-    assert fingerprints(canon, new_york)["instants"] == fingerprints(canon, kathmandu)["instants"] == fp["instants"]
+    # the sessions really differ: under each, the engine renders the same instant as different text
+    instant = "'2026-03-01 10:00:00+00'"
+    assert canon.backend.render_timestamptz(instant, "America/New_York") != \
+        canon.backend.render_timestamptz(instant, "Asia/Kathmandu")
+    new_york = fingerprints(canon, canon.env_in_timezone("America/New_York"))["instants"]
+    kathmandu = fingerprints(canon, canon.env_in_timezone("Asia/Kathmandu"))["instants"]
+    assert new_york == kathmandu == fp["instants"]
 
 
 def test_sql_agrees_byte_for_byte_with_the_documented_algorithm(fp):
@@ -109,3 +109,49 @@ def test_keys_and_totals_are_counted(fp):
     assert (keys["row_count"], keys["null_keys"], keys["duplicate_keys"]) == (4, 1, 1)
     assert keys["totals"] == {"v": "10.75"}
     assert keys["algorithm"] == "dbt_backfill/v1"
+
+
+def test_floats_mark_the_fingerprint_as_engine_specific(canon, fp):
+    assert fp["floats"]["algorithm"] == f"dbt_backfill/v1+float:{canon.adapter}"
+    assert fp["keys"]["algorithm"] == "dbt_backfill/v1"
+
+
+# The same logical rows, physically different on each engine: column order, numeric scale, row order, and the
+# instant written with another offset.
+CROSS_ENGINE = {
+    "postgres": ("k int, fare numeric(10,2), \"at\" timestamptz, note text, day date, paid boolean",
+                 "(1, 12.00, '2026-03-01 10:00:00+00', 'a|b', '2026-03-01', true), "
+                 "(2, 0.50, '2026-03-02 23:59:59.123456+00', null, '2026-03-02', false), "
+                 "(3, 30.10, '2026-03-03 00:00:00+00', '', '2026-03-03', null)"),
+    "duckdb": ("note varchar, paid boolean, day date, \"at\" timestamptz, k integer, fare decimal(18,4)",
+               "('', null, '2026-03-03', '2026-03-02 19:00:00-05', 3, 30.1000), "
+               "('a|b', true, '2026-03-01', '2026-03-01 11:00:00+01', 1, 12.0000), "
+               "(null, false, '2026-03-02', '2026-03-03 05:29:59.123456+05:30', 2, 0.5000)"),
+}
+
+
+@pytest.fixture(scope="module")
+def both_engines(request, project_template, tmp_path_factory):
+    projects = {}
+    for adapter, (definition, values) in CROSS_ENGINE.items():
+        project = new_project(adapter, request, project_template, tmp_path_factory.mktemp(f"cross_{adapter}"))
+        create_tables(project, {"trips_cross": (definition, values)})
+        projects[adapter] = project
+    yield projects
+    for project in projects.values():
+        project.close()
+
+
+@pytest.mark.postgres
+@pytest.mark.duckdb
+def test_the_same_logical_rows_give_the_same_sha256_on_postgres_and_duckdb(both_engines):
+    results = {adapter: fingerprints(project, tables={"trips_cross": None})["trips_cross"]
+               for adapter, project in both_engines.items()}
+    assert results["postgres"] == results["duckdb"]
+    assert results["postgres"]["row_count"] == 3
+    # and both equal the documented algorithm (columns by name: at, day, fare, k, note, paid)
+    assert results["duckdb"]["sha256"] == partition_sha256([
+        ["2026-03-01T10:00:00.000000Z", "2026-03-01", "12", "1", "a|b", "true"],
+        ["2026-03-02T23:59:59.123456Z", "2026-03-02", "0.5", "2", None, "false"],
+        ["2026-03-03T00:00:00.000000Z", "2026-03-03", "30.1", "3", "", None],
+    ], key=[3])

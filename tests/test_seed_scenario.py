@@ -1,28 +1,32 @@
 """The seed scenario (shared/seeds/000): 15 events for 13 trips, a stale target at 417.00, the truth at 349.00.
-Every test runs the real `dbt` and `dbt-backfill` commands against a real PostgreSQL and asserts on the tables."""
+Every test runs the real `dbt` and `dbt-backfill` commands against a real PostgreSQL and a real DuckDB file
+(the `trips` fixture is parametrized by adapter) and asserts on the tables with plain SQL."""
 from decimal import Decimal
 
 import pytest
 import yaml
 
-from scenario import BACKFILL_DAYS, NEIGHBOUR_DAYS
+from dbt_backfill.demo import BACKFILL_DAYS, NEIGHBOUR_DAYS
 
-pytestmark = pytest.mark.postgres
-
+BACKFILL_DAYS = list(BACKFILL_DAYS)
+NEIGHBOUR_DAYS = list(NEIGHBOUR_DAYS)
 TARGET = "analytics.fct_trips"
 
 
-def day_totals(project, days):
-    return project.query(f"select count(*), sum(fare) from {TARGET} where trip_date = any(%s::date[])", (days,))[0]
+def in_list(values):
+    return "(" + ", ".join(f"'{v}'" if isinstance(v, str) else str(v) for v in values) + ")"
+
+
+def day_totals(project, days, relation=TARGET):
+    return project.query(f"select count(*), sum(fare) from {relation} where trip_date in {in_list(days)}")[0]
 
 
 def fares(project, *trip_ids):
-    return dict(project.query(f"select trip_id, fare from {TARGET} where trip_id = any(%s)", (list(trip_ids),)))
+    return dict(project.query(f"select trip_id, fare from {TARGET} where trip_id in {in_list(trip_ids)}"))
 
 
 def neighbour_rows(project):
-    return project.query(f"select * from {TARGET} where trip_date = any(%s::date[]) order by trip_id",
-                         (NEIGHBOUR_DAYS,))
+    return project.query(f"select * from {TARGET} where trip_date in {in_list(NEIGHBOUR_DAYS)} order by trip_id")
 
 
 def plan_seed(project, *args):
@@ -35,14 +39,12 @@ def plan_seed(project, *args):
 
 def test_scenario_source_has_15_events_for_13_trips_and_target_is_stale(trips):
     events, distinct_trips = trips.query(
-        "select count(*), count(distinct trip_id) from raw.trip_events where trip_date = any(%s::date[])",
-        (BACKFILL_DAYS,))[0]
+        f"select count(*), count(distinct trip_id) from raw.trip_events where trip_date in {in_list(BACKFILL_DAYS)}")[0]
     assert (events, distinct_trips) == (15, 13)
     assert day_totals(trips, BACKFILL_DAYS) == (13, Decimal("417.00"))
     assert fares(trips, 1003, 1007) == {1003: Decimal("30.00"), 1007: Decimal("50.00")}
     # the naive append the seed warns about: every event of the three days as a row
-    assert trips.query("select count(*), sum(fare) from raw.trip_events where trip_date = any(%s::date[])",
-                       (BACKFILL_DAYS,))[0] == (15, Decimal("429.00"))
+    assert day_totals(trips, BACKFILL_DAYS, "raw.trip_events") == (15, Decimal("429.00"))
     # the live job moves forward only: running it again does not repair the published days
     assert trips.dbt("run", "-s", "fct_trips").returncode == 0
     assert day_totals(trips, BACKFILL_DAYS) == (13, Decimal("417.00"))
@@ -215,6 +217,8 @@ def test_stage_altered_after_approval_is_refused_and_target_unchanged(trips):
 
 
 def test_partition_that_would_not_match_the_approval_after_replacement_is_rolled_back(trips):
+    if trips.adapter != "postgres":
+        pytest.skip("needs a trigger to rewrite inserted rows; DuckDB has no triggers")
     path, _ = plan_seed(trips)
     assert trips.approve(path).returncode == 0
     # something between the stage and the table rewrites what is inserted (a trigger, a rule, a column default)

@@ -11,3 +11,8 @@
 {% macro postgres__sha256_hex(text_expression) %}
   {{ return("encode(sha256(convert_to(" ~ text_expression ~ ", 'UTF8')), 'hex')") }}
 {% endmacro %}
+
+{# DuckDB: sha256() hashes the UTF-8 bytes of a VARCHAR and returns lower-case hex. #}
+{% macro duckdb__sha256_hex(text_expression) %}
+  {{ return("sha256(" ~ text_expression ~ ")") }}
+{% endmacro %}

@@ -10,8 +10,11 @@
   {{ exceptions.raise_compiler_error("dbt_backfill.backup_partition is not implemented for " ~ adapter.type()) }}
 {% endmacro %}
 
+{# PostgreSQL and DuckDB: create table as is transactional, so the backup is part of the replacement. #}
 {% macro postgres__backup_partition(target_relation, backup_relation, partition_predicate) %}
-  {% set partition_rows %}select * from {{ target_relation }} where {{ partition_predicate }}{% endset %}
-  {% do dbt_backfill._execute("drop table if exists " ~ backup_relation, fetch=false) %}
-  {% do dbt_backfill._execute(get_create_table_as_sql(False, backup_relation, partition_rows), fetch=false) %}
+  {% do dbt_backfill._create_table_as(backup_relation, "select * from " ~ target_relation ~ " where " ~ partition_predicate) %}
+{% endmacro %}
+
+{% macro duckdb__backup_partition(target_relation, backup_relation, partition_predicate) %}
+  {% do dbt_backfill._create_table_as(backup_relation, "select * from " ~ target_relation ~ " where " ~ partition_predicate) %}
 {% endmacro %}

@@ -14,9 +14,11 @@
 {# PostgreSQL: delete + insert in one transaction; under MVCC a reader sees the old partition or the new one,
    never neither and never both. #}
 {% macro postgres__replace_partition(target_relation, stage_relation, partition_predicate, column_names) %}
-  {% set columns = [] %}
-  {% for name in column_names %}{% do columns.append(adapter.quote(name)) %}{% endfor %}
-  {% do dbt_backfill._execute("delete from " ~ target_relation ~ " where " ~ partition_predicate, fetch=false) %}
-  {% do dbt_backfill._execute("insert into " ~ target_relation ~ " (" ~ columns | join(', ') ~ ") select "
-                              ~ columns | join(', ') ~ " from " ~ stage_relation, fetch=false) %}
+  {% do dbt_backfill._delete_insert(target_relation, stage_relation, partition_predicate, column_names) %}
+{% endmacro %}
+
+{# DuckDB: delete + insert in one transaction, also MVCC (snapshot isolation) for readers of the same database.
+   Only one process can open a DuckDB file for writing: the scheduled job and apply cannot overlap by design. #}
+{% macro duckdb__replace_partition(target_relation, stage_relation, partition_predicate, column_names) %}
+  {% do dbt_backfill._delete_insert(target_relation, stage_relation, partition_predicate, column_names) %}
 {% endmacro %}

@@ -13,16 +13,12 @@
   {{ exceptions.raise_compiler_error("dbt_backfill.build_stage is not implemented for " ~ adapter.type()) }}
 {% endmacro %}
 
-{# PostgreSQL: drop + create table as, in one transaction (DDL is transactional). #}
+{# PostgreSQL: DDL is transactional, so drop + create table as is one transaction. #}
 {% macro postgres__build_stage(stage_relation, model_sql, partition_predicate) %}
-  {% set partition_rows %}
-    select * from (
-      {{ dbt_backfill._strip_statement_end(model_sql) }}
-    ) as dbt_backfill_model_rows
-    where {{ partition_predicate }}
-  {% endset %}
-  {% do dbt_backfill.begin_transaction() %}
-  {% do dbt_backfill._execute("drop table if exists " ~ stage_relation, fetch=false) %}
-  {% do dbt_backfill._execute(get_create_table_as_sql(False, stage_relation, partition_rows), fetch=false) %}
-  {% do dbt_backfill._commit() %}
+  {% do dbt_backfill._create_table_in_one_transaction(stage_relation, dbt_backfill._partition_rows_of(model_sql, partition_predicate)) %}
+{% endmacro %}
+
+{# DuckDB: DDL is transactional too. #}
+{% macro duckdb__build_stage(stage_relation, model_sql, partition_predicate) %}
+  {% do dbt_backfill._create_table_in_one_transaction(stage_relation, dbt_backfill._partition_rows_of(model_sql, partition_predicate)) %}
 {% endmacro %}

@@ -17,3 +17,9 @@
 {% macro postgres__begin_transaction() %}
   {% do dbt_backfill._execute('begin', fetch=false) %}
 {% endmacro %}
+
+{# DuckDB: dbt-duckdb sends a real BEGIN when dbt opens a transaction (and COMMIT/ROLLBACK to match), and a
+   second BEGIN would be an error; so open dbt's own transaction, if none is open. #}
+{% macro duckdb__begin_transaction() %}
+  {% do dbt_backfill._execute('select 1', fetch=false) %}
+{% endmacro %}

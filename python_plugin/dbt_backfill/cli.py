@@ -12,6 +12,7 @@ import click
 
 from dbt_backfill import __version__
 from dbt_backfill.dbt_runner import DbtOptions, DbtRunner, redact
+from dbt_backfill.demo import run_demo
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Packet
@@ -85,13 +86,14 @@ def _print_plan(packet: Packet, path: Path) -> None:
     rows = []
     for p in packet.partitions:
         a, b = p.builds["a"], p.builds["b"]
-        rows.append([p.value, str(a.row_count), _totals(a), a.short, "equal" if a == b else "DIFFER",
+        rows.append([p.value, str(a.row_count), _totals(a), a.short, b.short, "yes" if a == b else "NO",
                      str(p.target_before.row_count), _totals(p.target_before),
                      f"+{p.changes.added} -{p.changes.removed} ~{p.changes.changed}"])
     click.echo(f"Backfill plan {packet.run_id} for {packet.model} ({packet.target}), by {packet.partition_by}")
     click.echo(f"Source pinned: {len(packet.source['relations'])} relation(s) read twice before and once after the "
                f"builds, unchanged: {', '.join(packet.source['relations']) or 'none'}")
-    click.echo(_table(["partition", "rows", "totals", "sha256", "a = b", "target rows", "target totals", "changes"], rows))
+    click.echo(_table(["partition", "rows", "totals", "build a sha256", "build b sha256", "a = b", "target rows",
+                       "target totals", "changes"], rows))
     samples = [(p.value, s) for p in packet.partitions for s in p.changes.sample]
     if samples:
         click.echo("Changed rows (sample):")
@@ -149,6 +151,15 @@ def approve(packet, by, as_json) -> None:
     else:
         click.echo(f"Approved by {approved.approval.approved_by}: packet sha256 {approved.approval.packet_sha256}. "
                    f"Any later edit voids this approval. Next: dbt-backfill apply {packet}")
+
+
+@main.command()
+@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=Path("dbt_backfill_demo"),
+              show_default=True, help="Where to build the demo project (replaced if it is an earlier demo).")
+@handles_outcomes
+def demo(directory) -> None:
+    """Play the seed scenario end to end on a local DuckDB file (no server): plan, approve, apply, verify."""
+    sys.exit(run_demo(directory, click.echo))
 
 
 def packet_command(command: Callable) -> Callable:

@@ -102,8 +102,9 @@ class DbtRunner:
         return found
 
     def invoke(self, command: Sequence[str]) -> Invocation:
-        args = [self.executable, *command, "--log-format", "json", "--target-path", str(self.target_path),
-                *self.options.flags()]
+        # `dbt deps` is the one command here that writes no artifacts and takes no --target-path
+        target_path = [] if command[0] == "deps" else ["--target-path", str(self.target_path)]
+        args = [self.executable, *command, "--log-format", "json", *target_path, *self.options.flags()]
         completed = subprocess.run(args, capture_output=True, text=True, stdin=subprocess.DEVNULL)
         results: list[MacroResult] = []
         errors: list[str] = []

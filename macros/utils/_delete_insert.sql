@@ -1,0 +1,8 @@
+{# Delete a partition's rows and insert the stage's, inside the caller's transaction; columns by name. #}
+{% macro _delete_insert(target_relation, stage_relation, partition_predicate, column_names) %}
+  {% set columns = [] %}
+  {% for name in column_names %}{% do columns.append(adapter.quote(name)) %}{% endfor %}
+  {% do dbt_backfill._execute("delete from " ~ target_relation ~ " where " ~ partition_predicate, fetch=false) %}
+  {% do dbt_backfill._execute("insert into " ~ target_relation ~ " (" ~ columns | join(', ') ~ ") select "
+                              ~ columns | join(', ') ~ " from " ~ stage_relation, fetch=false) %}
+{% endmacro %}
