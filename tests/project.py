@@ -110,7 +110,7 @@ class TripsProject:
 
     def rows(self, relation: str = "analytics.fct_trips") -> list[tuple]:
         """Every row, every column, in a fixed order: the independent check that a table is unchanged."""
-        return self.query(f"select * from {relation} order by 1, 2, 3")
+        return sorted(self.query(f"select * from {relation}"), key=repr)
 
     def packets(self) -> list[Path]:
         return sorted((self.dir / "backfills").glob("*.yml"))

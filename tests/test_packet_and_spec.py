@@ -7,7 +7,7 @@ import pytest
 import yaml
 
 import dbt_backfill
-from dbt_backfill.dbt_runner import redact
+from dbt_backfill.dbt_runner import redact, require_supported_adapter
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Changes, Packet, PartitionPlan, RelationRef
@@ -134,3 +134,19 @@ def test_package_and_plugin_carry_one_version():
     pyproject = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(), re.M).group(1)
     macro = re.search(r"return\('([^']+)'\)", (REPO / "macros/utils/_version.sql").read_text()).group(1)
     assert project == pyproject == macro == dbt_backfill.__version__
+
+
+def test_an_adapter_without_an_implementation_is_refused_before_anything_runs():
+    require_supported_adapter("postgres")
+    require_supported_adapter("duckdb")
+    with pytest.raises(BackfillError, match="supports postgres, duckdb; this project's target uses snowflake"):
+        require_supported_adapter("snowflake")
+
+
+def test_watermark_config_is_one_of_three_forms():
+    base = {"partition_by": "d", "business_key": ["k"]}
+    assert BackfillSpec.resolve("m", {**base, "watermark": {"column": "d"}}, {}).watermark == {"column": "d"}
+    assert BackfillSpec.resolve("m", base, {"watermark": "updated_at"}).watermark == {"column": "updated_at"}
+    for bad in ({"columns": "d"}, {"column": "d", "query": "x"}, ["d"], {"query": 1}):
+        with pytest.raises(BackfillError, match="watermark"):
+            BackfillSpec.resolve("m", {**base, "watermark": bad}, {})

@@ -11,18 +11,13 @@
   {% set sides = {} %}
   {% for side, relation in [('target', target_relation), ('stage', stage_relation)] %}
     {% set names = [] %}{% for c in scope.material_columns %}{% do names.append(c.name) %}{% endfor %}
-    {% set key_names = [] %}{% for c in scope.key_columns %}{% do key_names.append(c.name) %}{% endfor %}
     {% set fields = [] %}
-    {% set keys = [] %}
     {% for column in dbt_backfill._columns(relation, names, 'material column') %}
       {% do fields.append(dbt_backfill.canonical_text(column.name, column.data_type)) %}
     {% endfor %}
-    {% for column in dbt_backfill._columns(relation, key_names, 'business_key') %}
-      {% do keys.append(dbt_backfill.canonical_text(column.name, column.data_type)) %}
-    {% endfor %}
     {% set select %}
       select
-        {{ keys | join(" || '|' || ") }} as bf_key,
+        {{ dbt_backfill._key_expression(relation, scope) }} as bf_key,
         {{ dbt_backfill.sha256_hex(fields | join(" || '|' || ")) }} as bf_row_digest
         {% for field in fields %}, {{ field }} as bf_canonical_{{ loop.index }}{% endfor %}
         {% for name in names %}, cast({{ adapter.quote(name) }} as {{ string_type }}) as bf_value_{{ loop.index }}{% endfor %}

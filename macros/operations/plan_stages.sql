@@ -1,17 +1,19 @@
 {#
   The read-only half of a backfill, in one dbt invocation (each costs seconds of start-up):
-  pin the source (two reads, refused if they differ, before anything is built), fingerprint the target's
-  current partitions, build every partition twice (all a, then all b, one transaction each), fingerprint both
-  builds, summarise the changes against the target, and read the source a third time. The target is only read.
-  Emits one `plan` result; the CLI compares the builds, writes the packet and decides.
+  check the partition values, pin the source (two reads, refused if they differ, before anything is built),
+  fingerprint the target's current partitions and read the live job's watermark, build every partition twice
+  (all a, then all b, one transaction each), fingerprint both builds, summarise the changes against the target,
+  find business keys that would land in two partitions, predict the watermark after the backfill, and read the
+  source a third time. The target is only read. Emits one `plan` result; the CLI compares, decides and writes
+  the packet.
 
-  dbt run-operation plan_stages --args '{run_id: ..., target: {database, schema, identifier},
+  dbt run-operation dbt_backfill.plan_stages --args '{run_id: ..., target: {database, schema, identifier},
       model_sql: <the model compiled with --full-refresh>, partition_by: ..., business_key: [...],
       partitions: [...], sources: [{database, schema, identifier}], additive: [...], exclude_columns: [...],
-      stage_schema: ...}'
+      stage_schema: ..., watermark: {column: ...} | {relation: ...} | {query: ...} | null}'
 #}
 {% macro plan_stages(run_id, target, model_sql, partition_by, business_key, partitions, sources=[], additive=[],
-                     exclude_columns=[], stage_schema=none) %}
+                     exclude_columns=[], stage_schema=none, watermark=none) %}
   {% do dbt_backfill.pin_session() %}
   {% set target_relation = dbt_backfill._target_relation(target) %}
   {% set target_columns = dbt_backfill._column_names(target_relation) %}
@@ -19,10 +21,12 @@
   {% for name in exclude_columns %}{% do excluded.append(name | lower) %}{% endfor %}
   {% set unknown_excluded = excluded | reject('in', target_columns) | list %}
   {% if unknown_excluded %}
-    {% do dbt_backfill._fail(target_relation ~ " has no column " ~ unknown_excluded | join(', ') ~ " (named in exclude_columns). Nothing was changed.") %}
+    {% do dbt_backfill._fail(dbt_backfill._relation_name(target_relation) ~ " has no column " ~ unknown_excluded | join(', ')
+        ~ " (named in exclude_columns). Nothing was changed.") %}
   {% endif %}
   {% set material_names = target_columns | reject('in', excluded) | list %}
   {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_names) %}
+  {% do dbt_backfill._check_partition_values(scope, partitions) %}
 
   {% set first_read = dbt_backfill._fingerprint_sources(sources) %}
   {% set second_read = dbt_backfill._fingerprint_sources(sources) %}
@@ -39,19 +43,22 @@
   {% set stage_schema = stage_schema or (target_relation.schema ~ '_backfill') %}
   {% set partition_plans = [] %}
   {% for value in partitions %}
-    {% set relations = dbt_backfill._stage_relations(target_relation, stage_schema, run_id, loop.index0) %}
     {% do partition_plans.append({
         'value': value,
-        'relations': relations,
+        'relations': dbt_backfill._stage_relations(target_relation, stage_schema, run_id, loop.index0),
         'target_before': dbt_backfill._fingerprint_in_scope(target_relation, scope, value, true),
     }) %}
   {% endfor %}
+  {% set watermark_before = dbt_backfill.watermark_state(watermark, target_relation) if watermark else none %}
   {% do dbt_backfill._commit() %}
 
   {% do adapter.create_schema(api.Relation.create(database=target_relation.database, schema=stage_schema)) %}
   {% do dbt_backfill._commit() %}
   {% for build in ['a', 'b'] %}
     {% for plan in partition_plans %}
+      {% do dbt_backfill._step('building stage ' ~ build ~ ' of partition ' ~ plan.value,
+          "the model's SQL failed while building stage " ~ build ~ " of partition " ~ plan.value ~ " (see dbt's error "
+          ~ "below). Stages built so far are in " ~ stage_schema ~ "; no packet was written and the target is unchanged.") %}
       {% do dbt_backfill.build_stage(plan.relations[build], model_sql,
                                      dbt_backfill._partition_predicate(scope.partition_column, plan.value)) %}
       {% if build == 'a' and loop.first %}
@@ -67,7 +74,9 @@
   {% endfor %}
 
   {% set planned = [] %}
+  {% set stages = [] %}
   {% for plan in partition_plans %}
+    {% do stages.append({'value': plan.value, 'relation': plan.relations.a}) %}
     {% do planned.append({
         'value': plan.value,
         'stage': dbt_backfill._relation_ref(plan.relations.a),
@@ -81,6 +90,19 @@
         'changes': dbt_backfill.change_summary(target_relation, plan.relations.a, scope, plan.value),
     }) %}
   {% endfor %}
+  {% set collisions = dbt_backfill.keys_in_two_partitions(target_relation, stages, scope) %}
+  {% set watermark_plan = none %}
+  {% if watermark_before %}
+    {# a state table or query cannot be predicted: apply checks it inside every partition's transaction #}
+    {% set watermark_plan = {'before': watermark_before, 'after': none, 'raised': false} %}
+    {% if watermark_before.kind == 'column' %}
+      {% set predicted = dbt_backfill._watermark_after(watermark_before.column, target_relation, stages, scope) %}
+      {% set after_state = {} %}
+      {% do after_state.update(watermark_before) %}
+      {% do after_state.update({'value': predicted.value}) %}
+      {% set watermark_plan = {'before': watermark_before, 'after': after_state, 'raised': predicted.raised} %}
+    {% endif %}
+  {% endif %}
   {% do dbt_backfill._commit() %}
 
   {% set after_read = dbt_backfill._fingerprint_sources(sources) %}
@@ -104,5 +126,7 @@
       'stage_schema': stage_schema,
       'source': {'reads': [first_read, second_read], 'after_build': after_read},
       'partitions': planned,
+      'key_collisions': collisions,
+      'watermark': watermark_plan,
   }) %}
 {% endmacro %}

@@ -4,8 +4,22 @@
 #}
 {% macro _backfill_scope(target_relation, partition_by, business_key, additive, material_columns) %}
   {% set partition_column = dbt_backfill._columns(target_relation, [partition_by], 'partition_by')[0] %}
+  {# A partition is one value of a column. A timestamp names an instant, not a day, and a day of a timestamptz
+     depends on the session's time zone: a predicate on one could reach into a neighbouring day. #}
+  {% if dbt_backfill._type_family(partition_column.data_type) not in ('date', 'integer', 'text') %}
+    {% do dbt_backfill._fail("partition_by " ~ partition_column.name ~ " is " ~ partition_column.data_type
+        ~ ": a partition column must hold whole partition values (a date, an integer or a text). For time, "
+        ~ "partition by a date column derived in the model (e.g. trip_date), so a day's boundary belongs to the table, "
+        ~ "not to a session's time zone. Nothing was changed.") %}
+  {% endif %}
   {% set key_columns = dbt_backfill._columns(target_relation, business_key, 'business_key') %}
   {% set additive_columns = dbt_backfill._columns(target_relation, additive, 'additive') %}
+  {% for column in additive_columns %}
+    {% if dbt_backfill._type_family(column.data_type) not in ('integer', 'decimal', 'float') %}
+      {% do dbt_backfill._fail("additive column " ~ column.name ~ " is " ~ column.data_type
+          ~ ", not a number: totals are sums. Nothing was changed.") %}
+    {% endif %}
+  {% endfor %}
   {% set material = dbt_backfill._columns(target_relation, material_columns, 'material column') %}
   {{ return({
       'partition_column': partition_column,
@@ -31,4 +45,16 @@
       dbt_backfill._columns(relation, key_names, 'business_key'),
       dbt_backfill._columns(relation, additive_names, 'additive'),
       dbt_backfill._partition_predicate(own_partition_column, partition_value) if with_partition else none)) }}
+{% endmacro %}
+
+{# Every partition value must be a value of the partition column's type: checked one by one before anything
+   is built, so a malformed value is named. #}
+{% macro _check_partition_values(scope, values) %}
+  {% for value in values %}
+    {% do dbt_backfill._step('checking partition value ' ~ value,
+        'partition value ' ~ tojson(value) ~ ' is not a valid ' ~ scope.partition_column.data_type ~ ' for '
+        ~ scope.partition_column.name ~ '. Nothing was built and the target is unchanged.') %}
+    {% do dbt_backfill._execute('select cast(' ~ dbt_backfill._sql_literal(value) ~ ' as ' ~ scope.partition_column.data_type ~ ')') %}
+  {% endfor %}
+  {% do dbt_backfill._commit() %}
 {% endmacro %}

@@ -18,8 +18,8 @@
     {% endif %}
   {% endfor %}
   {% if missing %}
-    {{ exceptions.raise_compiler_error("dbt_backfill: " ~ relation ~ " has no column " ~ (missing | join(', '))
-        ~ " (named as " ~ purpose ~ "). Nothing was changed.") }}
+    {% do dbt_backfill._fail(dbt_backfill._relation_name(relation) ~ " has no column " ~ (missing | join(', '))
+        ~ " (named as " ~ purpose ~ "). Nothing was changed.") %}
   {% endif %}
   {{ return(found) }}
 {% endmacro %}

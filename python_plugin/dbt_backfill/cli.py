@@ -72,6 +72,11 @@ def _fail(line: str, code: int, as_json: bool, payload: dict) -> None:
     sys.exit(code)
 
 
+def _short(value: Any) -> str:
+    text = str(value)
+    return text[:12] + "…" if len(text) == 64 else text
+
+
 def _totals(fingerprint: Fingerprint) -> str:
     return ", ".join(f"{k} {v}" for k, v in fingerprint.totals.items()) or "-"
 
@@ -92,6 +97,19 @@ def _print_plan(packet: Packet, path: Path) -> None:
     click.echo(f"Backfill plan {packet.run_id} for {packet.model} ({packet.target}), by {packet.partition_by}")
     click.echo(f"Source pinned: {len(packet.source['relations'])} relation(s) read twice before and once after the "
                f"builds, unchanged: {', '.join(packet.source['relations']) or 'none'}")
+    if packet.watermark:
+        before, after = packet.watermark["before"], packet.watermark["after"]
+        where = before.get("column") or before.get("relation") or "query"
+        if after is None:
+            outcome = "apply checks it is unchanged inside every partition's transaction"
+        elif packet.watermark["raised"]:
+            outcome = f"{_short(after['value'])} after: RAISED, allowed ({packet.allowances['watermark_move']['reason']})"
+        else:
+            outcome = f"{_short(after['value'])} after, untouched"
+        click.echo(f"Live job's watermark ({before['kind']} {where}): {_short(before['value'])} before; {outcome}")
+    for name, allowance in packet.allowances.items():
+        if name == "empty_partitions":
+            click.echo(f"Allowed to empty partition(s) {', '.join(allowance['partitions'])}: {allowance['reason']}")
     click.echo(_table(["partition", "rows", "totals", "build a sha256", "build b sha256", "a = b", "target rows",
                        "target totals", "changes"], rows))
     samples = [(p.value, s) for p in packet.partitions for s in p.changes.sample]
@@ -121,16 +139,23 @@ def main() -> None:
 @click.option("--order-by", default=None, help="Override meta.backfill.order_by (comma-separated).")
 @click.option("--additive", default=None, help="Override meta.backfill.additive (comma-separated).")
 @click.option("--exclude-columns", default=None, help="Override meta.backfill.exclude_columns (comma-separated).")
+@click.option("--watermark-column", default=None,
+              help="Override meta.backfill.watermark with {column: COL}: the live job resumes from max(COL).")
+@click.option("--allow-empty", metavar="REASON", default=None,
+              help="Allow emptying a partition the target holds rows for; the reason is recorded in the packet.")
+@click.option("--allow-watermark-move", metavar="REASON", default=None,
+              help="Allow raising the live job's column watermark; the reason is recorded in the packet.")
 @dbt_options
 @json_option
 @handles_outcomes
-def plan(model, partitions, out, partition_by, business_key, order_by, additive, exclude_columns, project_dir,
-         profiles_dir, dbt_target, dbt_vars, as_json) -> None:
+def plan(model, partitions, out, partition_by, business_key, order_by, additive, exclude_columns, watermark_column,
+         allow_empty, allow_watermark_move, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
     """Build MODEL's PARTITIONS twice from a pinned source, compare, and write the approval packet."""
     runner = runner_from(project_dir, profiles_dir, dbt_target, dbt_vars)
     overrides = {"partition_by": partition_by, "business_key": business_key, "order_by": order_by,
-                 "additive": additive, "exclude_columns": exclude_columns}
-    result = plan_backfill(runner, PlanRequest(model=model, partitions=partitions, out=out, overrides=overrides))
+                 "additive": additive, "exclude_columns": exclude_columns, "watermark": watermark_column}
+    result = plan_backfill(runner, PlanRequest(model=model, partitions=partitions, out=out, overrides=overrides,
+                                               allow_empty=allow_empty, allow_watermark_move=allow_watermark_move))
     if as_json:
         click.echo(json.dumps({"status": "planned", "packet": str(result.path), "packet_sha256": result.packet.sha256(),
                                **result.packet.to_dict()}, default=str))

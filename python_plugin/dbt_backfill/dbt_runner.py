@@ -24,6 +24,7 @@ RESULT = re.compile(r"<<dbt_backfill:(?P<kind>[a-z_]+)>>(?P<payload>.*?)<</dbt_b
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 SECRET_NAME = re.compile(r"PASSWORD|SECRET|TOKEN|PRIVATE_KEY|CREDENTIAL", re.IGNORECASE)
 RELATION_TYPES = ("model", "seed", "snapshot")
+SUPPORTED_ADAPTERS = ("postgres", "duckdb")
 
 
 def redact(text: str, environ: Mapping[str, str] | None = None) -> str:
@@ -33,6 +34,13 @@ def redact(text: str, environ: Mapping[str, str] | None = None) -> str:
         if value and len(value) >= 4 and (SECRET_NAME.search(name) or name.startswith("DBT_ENV_SECRET_")):
             text = text.replace(value, "****")
     return text
+
+
+def require_supported_adapter(adapter_type: str) -> None:
+    """Refuse, before anything runs, an adapter the package has no leaves for (its macros would raise mid-way)."""
+    if adapter_type not in SUPPORTED_ADAPTERS:
+        raise BackfillError(f"dbt-backfill supports {', '.join(SUPPORTED_ADAPTERS)}; this project's target uses "
+                            f"{adapter_type or 'an unknown adapter'}. Nothing was changed.")
 
 
 @dataclass(frozen=True)
@@ -82,6 +90,7 @@ class ModelNode:
     meta_backfill: Mapping[str, Any] | None
     reads: tuple[RelationRef, ...]
     dbt_version: str
+    adapter_type: str
 
 
 class DbtRunner:
@@ -138,6 +147,7 @@ class DbtRunner:
             raise BackfillError(f"{len(matches)} models are named {model} ({', '.join(n['unique_id'] for n in matches)}); "
                                 f"name one unambiguously. Nothing was changed.")
         node = matches[0]
+        require_supported_adapter(manifest.get("metadata", {}).get("adapter_type", ""))
         meta = (node.get("config") or {}).get("meta") or node.get("meta") or {}
         return ModelNode(
             unique_id=node["unique_id"],
@@ -148,6 +158,7 @@ class DbtRunner:
             meta_backfill=meta.get("backfill"),
             reads=tuple(self._relations_read(manifest, node)),
             dbt_version=manifest.get("metadata", {}).get("dbt_version", ""),
+            adapter_type=manifest.get("metadata", {}).get("adapter_type", ""),
         )
 
     @staticmethod
@@ -186,5 +197,8 @@ class DbtRunner:
         if error:
             raise BackfillError(error["message"])
         if invocation.returncode != 0:
+            steps = invocation.all("step")
+            if steps:
+                raise BackfillError(f"{steps[-1]['if_it_fails']}\n" + "\n".join(invocation.errors))
             raise BackfillError(f"dbt run-operation {macro} failed.\n" + "\n".join(invocation.errors))
         return invocation

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -118,6 +118,8 @@ class Packet:
     code: Mapping[str, Any]
     source: Mapping[str, Any]
     partitions: tuple[PartitionPlan, ...]
+    watermark: Mapping[str, Any] | None = None  # {config, before, after, raised}
+    allowances: Mapping[str, Any] = field(default_factory=dict)  # what the planner allowed, with the reason
     approval: Approval | None = None
     version: int = PACKET_VERSION
 
@@ -140,6 +142,8 @@ class Packet:
             "code": dict(self.code),
             "source": dict(self.source),
             "partitions": [p.to_dict() for p in self.partitions],
+            "watermark": dict(self.watermark) if self.watermark else None,
+            "allowances": dict(self.allowances),
             "approval": self.approval.to_dict() if self.approval else None,
         }
 
@@ -147,7 +151,7 @@ class Packet:
     def from_dict(cls, data: Mapping[str, Any]) -> "Packet":
         known = {"version", "run_id", "created_at", "model", "target", "target_relation", "adapter", "dbt_target",
                  "partition_by", "business_key", "order_by", "additive", "exclude_columns", "material_columns",
-                 "code", "source", "partitions", "approval"}
+                 "code", "source", "partitions", "watermark", "allowances", "approval"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise BackfillError(f"the packet has unknown field(s) {', '.join(unknown)}: it was not written by this "
@@ -173,6 +177,8 @@ class Packet:
             code=dict(data["code"]),
             source=dict(data["source"]),
             partitions=tuple(PartitionPlan.from_dict(p) for p in data["partitions"]),
+            watermark=data.get("watermark"),
+            allowances=dict(data.get("allowances") or {}),
             approval=Approval(**{k: str(v) for k, v in approval.items()}) if approval else None,
         )
 
@@ -181,6 +187,10 @@ class Packet:
         return {"target": self.target.to_dict(), "partition_by": self.partition_by,
                 "business_key": list(self.business_key), "material_columns": list(self.material_columns),
                 "additive": list(self.additive)}
+
+    @property
+    def watermark_config(self) -> Mapping[str, str] | None:
+        return (self.watermark or {}).get("config")
 
     def sha256(self) -> str:
         """SHA-256 of the packet's content, approval excluded."""

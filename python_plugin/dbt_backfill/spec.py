@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from dbt_backfill.errors import BackfillError
 
 LIST_FIELDS = ("business_key", "order_by", "additive", "exclude_columns")
+WATERMARK_KINDS = ("column", "relation", "query")
 KNOWN_FIELDS = {"partition_by", "protected", "watermark", "stage_schema", "checks", *LIST_FIELDS}
 
 
@@ -30,6 +31,7 @@ class BackfillSpec:
     exclude_columns: tuple[str, ...] = ()
     protected: bool = False
     stage_schema: str | None = None
+    watermark: Mapping[str, str] | None = None
 
     @classmethod
     def resolve(cls, model: str, meta: Mapping[str, Any] | None, overrides: Mapping[str, Any]) -> "BackfillSpec":
@@ -55,6 +57,14 @@ class BackfillSpec:
         if not business_key:
             raise BackfillError(f"{model}: meta.backfill.business_key (or --business-key) must name the column(s) "
                                 f"that identify a row. Nothing was changed.")
+        watermark = merged.get("watermark")
+        if isinstance(watermark, str):  # --watermark-column, or a bare column name in meta
+            watermark = {"column": watermark}
+        if watermark is not None and (not isinstance(watermark, Mapping) or len(watermark) != 1
+                                      or next(iter(watermark)) not in WATERMARK_KINDS
+                                      or not isinstance(next(iter(watermark.values())), str)):
+            raise BackfillError(f"meta.backfill.watermark of {model} must be one of {{column: <col>}}, "
+                                f"{{relation: <schema.table>}} or {{query: <sql>}}, not {watermark!r}. Nothing was changed.")
         return cls(
             partition_by=partition_by,
             business_key=business_key,
@@ -63,4 +73,5 @@ class BackfillSpec:
             exclude_columns=_as_names(merged.get("exclude_columns"), "exclude_columns", model),
             protected=bool(merged.get("protected", False)),
             stage_schema=merged.get("stage_schema"),
+            watermark=dict(watermark) if watermark else None,
         )

@@ -29,6 +29,8 @@ def apply(runner: DbtRunner, path: Path) -> ApplyResult:
     invocation = runner.run_operation("apply_partitions", {
         **packet.scope_args(),
         "run_id": packet.run_id,
+        "watermark": dict(packet.watermark_config) if packet.watermark_config else None,
+        "allow_watermark_move": "watermark_move" in packet.allowances,
         "partitions": [
             {"value": p.value, "stage": p.stage.to_dict(), "backup": p.backup.to_dict(),
              "fingerprint": p.fingerprint.to_dict()}

@@ -27,6 +27,8 @@ class PlanRequest:
     partitions: Sequence[str]
     out: Path | None = None
     overrides: Mapping[str, Any] | None = None
+    allow_empty: str | None = None  # the reason, when a partition may be emptied
+    allow_watermark_move: str | None = None  # the reason, when the live job's watermark may rise
 
 
 @dataclass(frozen=True)
@@ -62,7 +64,7 @@ def _git_commit(project_dir: Path) -> str | None:
     return completed.stdout.strip() or None
 
 
-def _check_builds(partitions: list[PartitionPlan], stage_schema: str) -> None:
+def _check_builds(partitions: list[PartitionPlan], stage_schema: str, allow_empty: str | None) -> None:
     differing = [p for p in partitions if p.builds["a"] != p.builds["b"]]
     if differing:
         described = "; ".join(f"{p.value}: a {p.builds['a'].describe()} vs b {p.builds['b'].describe()}"
@@ -83,14 +85,44 @@ def _check_builds(partitions: list[PartitionPlan], stage_schema: str) -> None:
             f"the business key does not identify one row per key in partition(s) {described}. Fix the model's "
             f"newest-wins logic or the declared business_key. No packet was written and the target is unchanged.",
             {"partitions": [p.value for p in broken]})
+    nothing = [p for p in partitions if p.fingerprint.row_count == 0 and p.target_before.row_count == 0]
+    if nothing:
+        raise BackfillError(
+            f"partition(s) {', '.join(p.value for p in nothing)} hold no rows in the target and none in the model's "
+            f"output: there is nothing to repair. Check the values (and their format). No packet was written and "
+            f"the target is unchanged.")
     emptied = [p for p in partitions if p.fingerprint.row_count == 0 and p.target_before.row_count > 0]
-    if emptied:
+    if emptied and not allow_empty:
         raise BackfillRefused(
             "empty_stage",
             f"the model produces no rows for partition(s) {', '.join(p.value for p in emptied)}, where the target "
             f"holds {', '.join(str(p.target_before.row_count) for p in emptied)} rows: applying would empty them. "
-            f"Check the partition values and the source. No packet was written and the target is unchanged.",
+            f"Check the partition values and the source; if emptying is right, plan again with --allow-empty "
+            f"\"<reason>\". No packet was written and the target is unchanged.",
             {"partitions": [p.value for p in emptied]})
+
+
+def _check_keys_and_watermark(result: Mapping[str, Any], business_key: Sequence[str],
+                              allow_watermark_move: str | None) -> None:
+    collisions = result.get("key_collisions") or []
+    if collisions:
+        described = "; ".join(f"{'|'.join(business_key)}={c['key']} in {c['partition']} and in {c['also_in']}"
+                              for c in collisions)
+        raise BackfillRefused(
+            "key_in_two_partitions",
+            f"after the backfill these keys would be in two partitions ({described}): a row moved between "
+            f"partitions and only one side is named. Name every partition it moved between. The stages are left in "
+            f"{result['stage_schema']}; no packet was written and the target is unchanged.",
+            {"collisions": collisions})
+    watermark = result.get("watermark")
+    if watermark and watermark["raised"] and not allow_watermark_move:
+        raise BackfillRefused(
+            "watermark_raised",
+            f"the backfill would raise the live job's watermark max({watermark['before']['column']}) from "
+            f"{watermark['before']['value']} to {watermark['after']['value']}: the next scheduled run would resume "
+            f"from there and skip what lies between. Leave the newest partitions to the live job, or plan again "
+            f"with --allow-watermark-move \"<reason>\". No packet was written and the target is unchanged.",
+            {"watermark": watermark})
 
 
 def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None) -> PlanResult:
@@ -113,6 +145,7 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
         "additive": list(spec.additive),
         "exclude_columns": list(spec.exclude_columns),
         "stage_schema": spec.stage_schema,
+        "watermark": dict(spec.watermark) if spec.watermark else None,
     })
     result = invocation.first("plan")
     if result is None:
@@ -135,7 +168,14 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
             target_before=Fingerprint.from_dict(item["target_before"]),
             changes=Changes.from_dict(item["changes"]),
         ))
-    _check_builds(planned, result["stage_schema"])
+    _check_builds(planned, result["stage_schema"], request.allow_empty)
+    _check_keys_and_watermark(result, spec.business_key, request.allow_watermark_move)
+    allowances: dict[str, Any] = {}
+    emptied = [p.value for p in planned if p.fingerprint.row_count == 0 and p.target_before.row_count > 0]
+    if emptied:
+        allowances["empty_partitions"] = {"partitions": emptied, "reason": request.allow_empty}
+    if result.get("watermark") and result["watermark"]["raised"]:
+        allowances["watermark_move"] = {"reason": request.allow_watermark_move}
 
     packet = Packet(
         run_id=run_id,
@@ -162,6 +202,8 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
             "after_build": result["source"]["after_build"],
         },
         partitions=tuple(planned),
+        watermark={"config": dict(spec.watermark), **result["watermark"]} if result.get("watermark") else None,
+        allowances=allowances,
     )
     path = request.out or (Path(runner.options.project_dir) / "backfills" / f"{node.name}__{run_id}.yml")
     packet.write(path)

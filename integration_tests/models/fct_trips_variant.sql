@@ -1,0 +1,32 @@
+{#
+  fct_trips that the tests bend with --vars, to produce each refusal on demand. Published with no vars (then it
+  equals fct_trips); planned with:
+    random_fare: true      a non-deterministic transform (random())
+    now_updated: true      a non-deterministic transform (now())
+    null_key_trip: <id>    that trip's key becomes NULL
+    move_trip: <id>        that trip moves to 2026-03-02 (a key that changes partition)
+    drop_day: <date>       the model produces nothing for that day
+#}
+{{ config(materialized='incremental', incremental_strategy='append') }}
+
+with latest as (
+    {{ latest_trip_versions(source('raw', 'trip_events')) }}
+)
+select
+    {% if var('null_key_trip', '') %}
+    case when trip_id = {{ var('null_key_trip') }} then null else trip_id end as trip_id,
+    {% else %}
+    trip_id,
+    {% endif %}
+    {% if var('move_trip', '') %}
+    case when trip_id = {{ var('move_trip') }} then cast('2026-03-02' as date) else trip_date end as trip_date,
+    {% else %}
+    trip_date,
+    {% endif %}
+    fare {% if var('random_fare', '') %} + cast(floor(random() * 100) as integer){% endif %} as fare,
+    status,
+    {% if var('now_updated', '') %}now(){% else %}updated_at{% endif %} as updated_at
+from latest
+{% if var('drop_day', '') %}
+where trip_date <> cast('{{ var("drop_day") }}' as date)
+{% endif %}

@@ -1,0 +1,39 @@
+{#
+  Business keys that would end up in two partitions after the backfill: a key of one partition's stage that the
+  target also holds in a partition outside the named set (a trip that moved days, backfilled on one side only),
+  or a key in two stages. Returns up to `sample_size` {key, partition, also_in}. Plain SQL over canonical_text.
+#}
+{% macro keys_in_two_partitions(target_relation, stages, scope, sample_size=5) %}
+  {% set string_type = dbt.type_string() %}
+  {% set values = [] %}
+  {% for stage in stages %}{% do values.append(stage.value) %}{% endfor %}
+  {% set query %}
+    with stage_keys as (
+      {% for stage in stages %}
+      select {{ dbt_backfill._key_expression(stage.relation, scope) }} as bf_key,
+             cast({{ dbt_backfill._sql_literal(stage.value) }} as {{ string_type }}) as bf_partition
+      from {{ stage.relation }}
+      {% if not loop.last %}union all{% endif %}
+      {% endfor %}
+    ),
+    outside as (
+      select {{ dbt_backfill._key_expression(target_relation, scope) }} as bf_key,
+             cast({{ adapter.quote(scope.partition_column.name) }} as {{ string_type }}) as bf_partition
+      from {{ target_relation }}
+      where {{ dbt_backfill._outside_partitions(scope, values) }}
+    ),
+    collisions as (
+      select s.bf_key, s.bf_partition, o.bf_partition as bf_also_in
+      from stage_keys s join outside o on s.bf_key = o.bf_key
+      union all
+      select a.bf_key, a.bf_partition, b.bf_partition
+      from stage_keys a join stage_keys b on a.bf_key = b.bf_key and a.bf_partition < b.bf_partition
+    )
+    select bf_key, bf_partition, bf_also_in from collisions order by bf_key, bf_partition limit {{ sample_size | int }}
+  {% endset %}
+  {% set found = [] %}
+  {% for row in dbt_backfill._execute(query).rows %}
+    {% do found.append({'key': row['bf_key'], 'partition': row['bf_partition'], 'also_in': row['bf_also_in']}) %}
+  {% endfor %}
+  {{ return(found) }}
+{% endmacro %}

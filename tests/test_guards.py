@@ -1,0 +1,126 @@
+"""The guards around the core loop, on PostgreSQL and DuckDB: the full-refresh block however dbt is asked, the
+live job's watermark in its three forms, what --allow-* records and does, and secrets that never surface."""
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+import yaml
+
+from conftest import new_project
+
+WATERMARK_QUERY = "{variant_watermark: {query: 'select max(updated_at) from analytics.fct_trips_variant'}}"
+WATERMARK_RELATION = "{variant_watermark: {relation: analytics.job_state}}"
+
+
+def plan_packet(project, model, partitions, *args):
+    out = project.dir / "backfills" / f"{model}-{len(project.packets())}.yml"
+    result = project.backfill("plan", model, "--partitions", partitions, "--out", str(out), *args)
+    assert result.returncode == 0, result.output
+    return out, yaml.safe_load(out.read_text())
+
+
+def test_full_refresh_is_blocked_however_dbt_is_asked_and_unprotected_models_pass(trips):
+    before = trips.rows()
+    for command in (["build", "--full-refresh", "-s", "fct_trips"],
+                    ["run", "--full-refresh", "-s", "tag:trips"],
+                    ["run", "--full-refresh", "-s", "+fct_trips"]):
+        result = trips.dbt(*command)
+        assert result.returncode != 0, command
+        assert "fct_trips is protected" in result.output, command
+        assert trips.rows() == before, command
+
+    # a project-level `+full_refresh: true`, no flag on the command line
+    project_file = trips.dir / "dbt_project.yml"
+    original = project_file.read_text()
+    config = yaml.safe_load(original)
+    config["models"]["dbt_backfill_integration_tests"]["+full_refresh"] = True
+    project_file.write_text(yaml.safe_dump(config))
+    try:
+        result = trips.dbt("run", "-s", "fct_trips")
+        assert result.returncode != 0 and "fct_trips is protected" in result.output
+        assert trips.rows() == before
+        assert trips.dbt("run", "-s", "trip_events_volatile").returncode == 0  # unprotected: not affected
+    finally:
+        project_file.write_text(original)
+    assert trips.dbt("run", "--full-refresh", "-s", "trip_events_volatile", "job_state").returncode == 0
+
+
+def test_a_state_table_watermark_is_shown_in_the_plan_and_left_as_it_was(trips):
+    state_before = trips.rows("analytics.job_state")
+    path, packet = plan_packet(trips, "fct_trips_variant", "2026-03-01,2026-03-02", "--vars", WATERMARK_RELATION)
+    assert packet["watermark"]["config"] == {"relation": "analytics.job_state"}
+    assert packet["watermark"]["before"]["kind"] == "relation" and packet["watermark"]["after"] is None
+
+    assert trips.approve(path).returncode == 0
+    applied = trips.backfill("apply", str(path))
+    assert applied.returncode == 0, applied.output
+    assert trips.rows("analytics.job_state") == state_before
+    assert trips.query("select sum(fare) from analytics.fct_trips_variant where trip_date in "
+                       "('2026-03-01', '2026-03-02')") == [(Decimal("222.00"),)]
+
+
+def test_a_backfill_that_would_move_a_query_watermark_is_rolled_back(trips):
+    path, packet = plan_packet(trips, "fct_trips_variant", "2026-03-01,2026-03-02", "--vars", WATERMARK_QUERY)
+    assert packet["watermark"]["before"]["value"][0][0].startswith("2026-03-04 20:15:00")
+    assert trips.approve(path).returncode == 0
+    before = trips.rows("analytics.fct_trips_variant")
+
+    result = trips.backfill("apply", str(path))
+
+    assert result.returncode == 3, result.output
+    assert "replacing partition 2026-03-01 would change the live job's watermark" in result.stderr
+    assert "rolled back" in result.stderr and "Partitions replaced before it: none" in result.stderr
+    assert trips.rows("analytics.fct_trips_variant") == before
+
+
+def test_allowed_empty_partition_and_watermark_move_are_recorded_in_the_packet_and_applied(trips):
+    path, packet = plan_packet(trips, "fct_trips_variant", "2026-03-02,2026-03-03", "--vars",
+                               "{drop_day: '2026-03-03'}", "--allow-empty", "2026-03-03 was a load test",
+                               "--watermark-column", "updated_at", "--allow-watermark-move", "the job is retired")
+    assert packet["allowances"] == {
+        "empty_partitions": {"partitions": ["2026-03-03"], "reason": "2026-03-03 was a load test"},
+        "watermark_move": {"reason": "the job is retired"}}
+    assert packet["watermark"]["raised"] is True
+    assert trips.approve(path).returncode == 0
+
+    applied = trips.backfill("apply", str(path))
+
+    assert applied.returncode == 0, applied.output
+    assert trips.query("select count(*) from analytics.fct_trips_variant where trip_date = '2026-03-03'") == [(0,)]
+    assert trips.query("select sum(fare) from analytics.fct_trips_variant where trip_date = '2026-03-02'") == [
+        (Decimal("88.00"),)]
+
+
+@pytest.mark.postgres
+def test_no_secret_appears_in_output_packets_logs_or_artifacts(postgres_server, project_template, tmp_path):
+    """The password written literally in profiles.yml and exported in the environment: every command, including
+    failing ones, and everything they leave on disk, must be free of it."""
+    project = new_project("postgres", type("R", (), {"getfixturevalue": lambda self, name: postgres_server})(),
+                          project_template, tmp_path)
+    password = postgres_server.password
+    profile = yaml.safe_load((project.dir / "profiles.yml").read_text())
+    profile["dbt_backfill_integration_tests"]["outputs"]["postgres"]["password"] = password
+    (project.dir / "profiles.yml").write_text(yaml.safe_dump(profile))
+    project.env["PGPASSWORD"] = password
+    try:
+        project.publish_stale_target()
+        path = project.dir / "backfills" / "secret.yml"
+        outputs = [
+            project.backfill("plan", "fct_trips", "--partitions", "2026-03-01", "--out", str(path)),
+            project.backfill("apply", str(path)),  # refused: not approved
+            project.approve(path),
+            project.backfill("apply", str(path), "--json"),
+            project.backfill("verify", str(path)),
+            project.backfill("plan", "fct_trips", "--partitions", "2026-13-01"),  # a database error
+            project.backfill("plan", "fct_trips_volatile", "--partitions", "2026-03-01", "--json"),  # refused
+        ]
+        assert [o.returncode for o in outputs] == [0, 3, 0, 0, 0, 1, 3]
+        for output in outputs:
+            assert password not in output.stdout and password not in output.stderr
+        left_on_disk = [f for f in project.dir.rglob("*") if f.is_file() and f.name != "profiles.yml"
+                        and "dbt_packages" not in f.parts]
+        assert any(f.name == "dbt.log" for f in left_on_disk) and any(f.suffix == ".yml" for f in left_on_disk)
+        for file in left_on_disk:
+            assert password not in file.read_text(errors="replace"), file
+    finally:
+        project.close()

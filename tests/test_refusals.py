@@ -1,0 +1,165 @@
+"""Every refusal a careful engineer would expect, on PostgreSQL and DuckDB: each bad input gets exit status 3 (a
+safety refusal) or 1 (bad input), one line that says what was wrong and that the target is unchanged — and the
+tables prove it (every row of every published model is compared before and after)."""
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+import pytest
+import yaml
+
+from backends import ADAPTERS
+from conftest import new_project
+
+DAYS = "2026-03-01,2026-03-02,2026-03-03"
+PUBLISHED = ["analytics.fct_trips", "analytics.fct_trips_variant", "analytics.fct_trips_volatile", "raw.trip_events"]
+
+
+@pytest.fixture(scope="module", params=ADAPTERS)
+def published(request, project_template, tmp_path_factory):
+    """The seed scenario with every model published, two plans of fct_trips (the first approved), and a
+    snapshot of every published table."""
+    project = new_project(request.param, request, project_template, tmp_path_factory.mktemp("refusals"))
+    project.publish_stale_target()
+    packets = []
+    for name in ("first", "second"):
+        out = project.dir / "backfills" / f"{name}.yml"
+        planned = project.backfill("plan", "fct_trips", "--partitions", DAYS, "--out", str(out))
+        assert planned.returncode == 0, planned.output
+        packets.append(out)
+    assert project.approve(packets[0]).returncode == 0
+    project.packets_by_name = dict(zip(("first", "second"), packets))
+    project.snapshot = {relation: project.rows(relation) for relation in PUBLISHED}
+    yield project
+    project.close()
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    args: Callable  # project -> the dbt-backfill arguments
+    exit: int
+    says: str
+    prepare: Optional[Callable] = None  # project -> None, run before the command
+
+
+def plan(model="fct_trips", partitions=DAYS, *extra):
+    return lambda project: ["plan", model, "--partitions", partitions, *extra]
+
+
+def packet(name, command="apply"):
+    return lambda project: [command, str(project.packets_by_name[name])]
+
+
+def edited_copy(source, edit):
+    """Copy a packet (approval included) to edited.yml and change it there."""
+    def prepare(project):
+        data = yaml.safe_load(project.packets_by_name[source].read_text())
+        edit(data)
+        target = project.dir / "backfills" / "edited.yml"
+        target.write_text(yaml.safe_dump(data, sort_keys=False))
+        project.packets_by_name["edited"] = target
+    return prepare
+
+
+def approval_copied(project):
+    data = yaml.safe_load(project.packets_by_name["second"].read_text())
+    data["approval"] = yaml.safe_load(project.packets_by_name["first"].read_text())["approval"]
+    target = project.dir / "backfills" / "forged.yml"
+    target.write_text(yaml.safe_dump(data, sort_keys=False))
+    project.packets_by_name["forged"] = target
+
+
+def stage_altered(project):
+    first = yaml.safe_load(project.packets_by_name["first"].read_text())
+    stage = first["partitions"][2]["stage_relation"]
+    project.query(f'update "{stage["schema"]}"."{stage["identifier"]}" set fare = fare + 1 where trip_id = 1010')
+
+
+def drop_scope(data):
+    data["partitions"] = data["partitions"][:1]
+
+
+def raise_total(data):
+    data["partitions"][0]["fingerprint"]["totals"]["fare"] = "999.00"
+
+
+CASES = [
+    # 1. non-determinism
+    Case("volatile source", plan("fct_trips_volatile"), 3, "the source changed between two reads"),
+    Case("random() in the transform", plan("fct_trips_variant", DAYS, "--vars", "{random_fare: true}"), 3,
+         "the two builds differ for partition(s) 2026-03-01, 2026-03-02, 2026-03-03"),
+    Case("now() in the transform", plan("fct_trips_variant", "2026-03-02", "--vars", "{now_updated: true}"), 3,
+         "the two builds differ for partition(s) 2026-03-02"),
+    # 2. keys
+    Case("null business key", plan("fct_trips_variant", DAYS, "--vars", "{null_key_trip: 1003}"), 3,
+         "2026-03-01: 1 null, 0 duplicated"),
+    Case("duplicate business key", plan("fct_trips", "2026-03-01", "--business-key", "status"), 3,
+         "the business key does not identify one row per key"),
+    Case("key moved to a partition outside the scope", plan("fct_trips_variant", "2026-03-02", "--vars",
+                                                           "{move_trip: 1005}"), 3,
+         "trip_id=1005 in 2026-03-02 and in 2026-03-01"),
+    # 3. scope
+    Case("empty stage where the target has rows", plan("fct_trips_variant", "2026-03-03", "--vars",
+                                                       "{drop_day: '2026-03-03'}"), 3,
+         "produces no rows for partition(s) 2026-03-03, where the target holds 4 rows"),
+    Case("partition that exists nowhere", plan("fct_trips", "2025-01-01"), 1, "there is nothing to repair"),
+    Case("malformed partition value", plan("fct_trips", "2026-13-01"), 1,
+         'partition value "2026-13-01" is not a valid'),
+    Case("partition value of the wrong type", plan("fct_trips", "2026-03-01,last tuesday"), 1,
+         'partition value "last tuesday" is not a valid'),
+    Case("partition named twice", plan("fct_trips", "2026-03-01,2026-03-01"), 1, "named more than once"),
+    Case("timestamp partition column", plan("fct_trips", "2026-03-01", "--partition-by", "updated_at"), 1,
+         "a partition column must hold whole partition values"),
+    # 4. approval integrity
+    Case("apply without approval", packet("second"), 3, "the packet is not approved"),
+    Case("scope trimmed after approval", packet("edited"), 3, "edited after approval", edited_copy("first", drop_scope)),
+    Case("fingerprint edited after approval", packet("edited"), 3, "edited after approval",
+         edited_copy("first", raise_total)),
+    Case("approval copied from another run", packet("forged"), 3, "copied from another run", approval_copied),
+    Case("verify without approval", packet("second", "verify"), 3, "the packet is not approved"),
+    # 5. the watermark
+    Case("backfill would raise the live job's watermark", plan("fct_trips", DAYS, "--watermark-column", "updated_at"),
+         3, "would raise the live job's watermark max(updated_at)"),
+    # 6. configuration
+    Case("unknown model", plan("fct_trip"), 1, "no model named fct_trip"),
+    Case("model without meta.backfill", plan("trip_events_volatile"), 1, "has no meta.backfill"),
+    Case("missing partition column", plan("fct_trips", DAYS, "--partition-by", "trip_day"), 1,
+         "has no column trip_day (named as partition_by)"),
+    Case("missing key column", plan("fct_trips", DAYS, "--business-key", "trip_id,driver_id"), 1,
+         "has no column driver_id (named as business_key)"),
+    Case("additive column that is not numeric", plan("fct_trips", DAYS, "--additive", "status"), 1,
+         "additive column status is"),
+    Case("excluded column that does not exist", plan("fct_trips", DAYS, "--exclude-columns", "loaded_at"), 1,
+         "has no column loaded_at (named in exclude_columns)"),
+    Case("packet that does not exist", lambda project: ["apply", str(project.dir / "nope.yml")], 1, "no packet at"),
+    # 7. injection: values and names reach SQL only as quoted literals or as columns that exist
+    Case("quote, semicolon and comment in a partition value",
+         plan("fct_trips", "2026-03-01'); drop table analytics.fct_trips; --"), 1, "is not a valid"),
+    Case("quote in a text partition value",
+         plan("fct_trips", "completed' or '1'='1", "--partition-by", "status"), 1, "there is nothing to repair"),
+    Case("statement in a key column name",
+         plan("fct_trips", DAYS, "--business-key", "trip_id; drop table analytics.fct_trips"), 1,
+         "has no column trip_id; drop table analytics.fct_trips"),
+    Case("quote in the partition column name", plan("fct_trips", DAYS, "--partition-by", 'trip_date" or "1'), 1,
+         "has no column trip_date\" or \"1"),
+    # stage altered last: it spoils the approved packet's stage for any case after it
+    Case("stage altered after approval", packet("first"), 3, "the stage of partition 2026-03-03 changed after approval",
+         stage_altered),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_refusal_says_why_and_leaves_every_table_unchanged(published, case):
+    if case.prepare:
+        case.prepare(published)
+
+    result = published.backfill(*case.args(published))
+
+    assert result.returncode == case.exit, result.output
+    first_line = result.stderr.strip().splitlines()[0]
+    assert first_line.startswith("refused: " if case.exit == 3 else "error: "), result.stderr
+    assert case.says in result.stderr, result.stderr
+    assert "unchanged" in first_line or "Nothing was changed" in first_line, first_line
+    for relation, rows in published.snapshot.items():
+        assert published.rows(relation) == rows, f"{relation} changed"
+    assert len(CASES) >= 25
