@@ -11,17 +11,23 @@ from project import TripsProject, prepare_template  # noqa: E402
 
 
 @pytest.fixture(scope="session")
-def postgres_server():
-    """A real PostgreSQL: DBT_BACKFILL_TEST_PG_HOST if set, else a throwaway cluster torn down at the end."""
-    existing = server_from_environment()
-    if existing:
-        yield existing
+def postgres_cluster():
+    """The throwaway cluster the suite started (None when DBT_BACKFILL_TEST_PG_HOST points at a server)."""
+    if server_from_environment():
+        yield None
         return
     cluster = ThrowawayCluster()
     try:
-        yield cluster.start()
+        cluster.server = cluster.start()
+        yield cluster
     finally:
         cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def postgres_server(postgres_cluster):
+    """A real PostgreSQL: DBT_BACKFILL_TEST_PG_HOST if set, else a throwaway cluster torn down at the end."""
+    return postgres_cluster.server if postgres_cluster else server_from_environment()
 
 
 @pytest.fixture(scope="session")

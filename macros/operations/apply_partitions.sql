@@ -1,24 +1,28 @@
 {#
   Replace approved partitions, one transaction each, stopping at the first mismatch:
+    0. take the table's backfill lock (refused if another apply, a rollback or the scheduled run holds it);
     1. fingerprint every approved stage; each must equal the packet, or nothing at all is touched;
-    2. per partition, in one transaction: back up the target's rows of the partition, delete them, insert the stage's rows,
-       fingerprint the partition as it now stands, and commit only if it equals the packet. A mismatch raises,
-       dbt closes the connection and the database rolls the whole partition back.
+    2. per partition, in one transaction: fingerprint the target's partition — equal to the approval: already
+       replaced by an earlier, interrupted apply, skip it; equal to the plan's target_before: go on; anything
+       else: someone changed it since the plan, refuse — then back up its rows, delete them, insert the stage's,
+       fingerprint the partition as it now stands, check the live job's watermark, write the audit row, and
+       commit only if all hold. A mismatch raises; dbt closes the connection and the database rolls back.
   The live job's watermark (meta.backfill.watermark) is read before the first partition: a column watermark must
   not rise inside any partition's transaction (unless the approved packet allows it), and a state table or query
-  must read the same after every commit (else a scheduled run is writing concurrently: stop).
-  Emits `partition_replaced` after each commit, so a caller killed mid-way still knows what happened, and
-  `applied` at the end. The approval is checked by the caller (the CLI) before it calls this.
+  must read the same inside it and after every commit (else a scheduled run is writing concurrently: stop).
+  Emits `partition_replaced` / `partition_skipped` after each partition and `applied` at the end. The approval
+  itself is checked by the caller (the CLI) before it calls this.
 #}
-{% macro apply_partitions(run_id, target, partition_by, business_key, material_columns, partitions, additive=[],
-                          watermark=none, allow_watermark_move=false) %}
+{% macro apply_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
+                          watermark=none, allow_watermark_move=false, approval={}) %}
   {% do dbt_backfill.pin_session() %}
   {% set target_relation = dbt_backfill._target_relation(target) %}
+  {% do dbt_backfill.acquire_target_lock(target_relation) %}
   {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_columns) %}
   {% set target_columns = dbt_backfill._column_names(target_relation) %}
+  {% set audit_fields = {'model': model, 'packet_sha256': approval.get('packet_sha256'), 'approved_by': approval.get('approved_by')} %}
+  {% do dbt_backfill._ensure_audit_table(target_relation) %}
   {% set replaced = [] %}
-  {# Every approved stage is checked before the first partition is touched: a stage altered after approval
-     stops the run with the whole target unchanged. #}
   {% set stages = [] %}
   {% for partition in partitions %}
     {% set stage_relation = adapter.get_relation(database=partition.stage.get('database'), schema=partition.stage.schema,
@@ -38,18 +42,36 @@
     {% do stages.append(stage_relation) %}
   {% endfor %}
   {% set watermark_before = dbt_backfill.watermark_state(watermark, target_relation) if watermark else none %}
+  {% do dbt_backfill.record_audit_event(target_relation, 'approved', run_id, dbt_backfill._merged(audit_fields, {'detail': approval.get('approved_at')})) %}
   {% do dbt_backfill._commit() %}
 
   {% for partition in partitions %}
+    {% set started = modules.datetime.datetime.now() %}
     {% set stage_relation = stages[loop.index0] %}
+    {% do dbt_backfill.begin_transaction() %}
+    {% set current = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
+    {% if dbt_backfill._same_fingerprint(current, partition.fingerprint) %}
+      {% do dbt_backfill.record_audit_event(target_relation, 'partition_skipped', run_id, dbt_backfill._merged(audit_fields,
+          {'partition_value': partition.value, 'fingerprint_after': current, 'outcome': 'already equal to the approval'})) %}
+      {% do dbt_backfill._commit() %}
+      {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current}) %}
+      {% continue %}
+    {% endif %}
+    {% if not dbt_backfill._same_fingerprint(current, partition.target_before) %}
+      {% do dbt_backfill._refuse('target_changed',
+          'partition ' ~ partition.value ~ ' changed since the plan (sha256 ' ~ partition.target_before.sha256[:12] ~ '… planned on, '
+          ~ current.sha256[:12] ~ '… now): the approved change summary no longer describes it. Partitions replaced before it: '
+          ~ (replaced | join(', ') or 'none') ~ '; this partition and the rest are unchanged. Plan again.',
+          {'partition': partition.value, 'expected': partition.target_before, 'actual': current, 'replaced': replaced}) %}
+    {% endif %}
     {% do dbt_backfill._step('replacing partition ' ~ partition.value,
         'the database rejected the replacement of partition ' ~ partition.value ~ ' (see its error below): that '
         ~ 'partition\'s transaction was rolled back. Partitions replaced before it: ' ~ (replaced | join(', ') or 'none')
         ~ '; this partition and the rest are unchanged.') %}
     {% set backup_relation = dbt_backfill._relation(partition.backup) %}
     {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition.value) %}
-    {% do dbt_backfill.begin_transaction() %}
     {% do dbt_backfill.backup_partition(target_relation, backup_relation, predicate) %}
+    {% do dbt_backfill._fault_point('after_backup') %}
     {% do dbt_backfill.replace_partition(target_relation, stage_relation, predicate, target_columns) %}
     {% set after = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
     {% if not dbt_backfill._same_fingerprint(after, partition.fingerprint) %}
@@ -70,8 +92,16 @@
             {'partition': partition.value, 'before': watermark_before, 'after': watermark_now, 'replaced': replaced}) %}
       {% endif %}
     {% endif %}
+    {% do dbt_backfill._fault_point('before_commit') %}
+    {% do dbt_backfill.record_audit_event(target_relation, 'partition_replaced', run_id, dbt_backfill._merged(audit_fields, {
+        'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': after,
+        'duration_ms': ((modules.datetime.datetime.now() - started).total_seconds() * 1000) | int,
+        'outcome': 'replaced', 'detail': dbt_backfill._relation_name(backup_relation)})) %}
     {% do dbt_backfill._commit() %}
     {% do replaced.append(partition.value) %}
+    {% do dbt_backfill._emit_result('partition_replaced', {
+        'value': partition.value, 'fingerprint': after, 'backup': dbt_backfill._relation_ref(backup_relation)}) %}
+    {% do dbt_backfill._fault_point('after_commit') %}
     {% if watermark_before and watermark_before.kind != 'column' %}
       {% set watermark_now = dbt_backfill.watermark_state(watermark, target_relation) %}
       {% if watermark_now.value != watermark_before.value %}
@@ -82,8 +112,9 @@
             {'before': watermark_before, 'after': watermark_now, 'replaced': replaced}) %}
       {% endif %}
     {% endif %}
-    {% do dbt_backfill._emit_result('partition_replaced', {
-        'value': partition.value, 'fingerprint': after, 'backup': dbt_backfill._relation_ref(backup_relation)}) %}
   {% endfor %}
+  {% do dbt_backfill.record_audit_event(target_relation, 'applied', run_id, dbt_backfill._merged(audit_fields,
+      {'outcome': 'replaced ' ~ (replaced | length) ~ ' of ' ~ (partitions | length) ~ ' partitions'})) %}
+  {% do dbt_backfill._commit() %}
   {% do dbt_backfill._emit_result('applied', {'run_id': run_id, 'replaced': replaced}) %}
 {% endmacro %}

@@ -1,8 +1,10 @@
 {#
-  The canonical fingerprint of named partitions of a relation, read-only: what `verify` compares with the
-  approved packet. Emits `fingerprints`: [{value, fingerprint}].
+  The canonical fingerprint of named partitions of a relation, read-only towards it: what `verify` compares with
+  the approved packet. Given `expected` fingerprints (one per partition), it also writes the audit row
+  (verified, or verify_mismatch naming the partitions). Emits `fingerprints`: [{value, fingerprint}].
 #}
-{% macro fingerprint_partitions(target, partition_by, business_key, material_columns, partitions, additive=[]) %}
+{% macro fingerprint_partitions(target, partition_by, business_key, material_columns, partitions, additive=[],
+                                expected=none, run_id=none, model=none) %}
   {% do dbt_backfill.pin_session() %}
   {% set relation = dbt_backfill._target_relation(target) %}
   {% set scope = dbt_backfill._backfill_scope(relation, partition_by, business_key, additive, material_columns) %}
@@ -10,5 +12,15 @@
   {% for value in partitions %}
     {% do fingerprints.append({'value': value, 'fingerprint': dbt_backfill._fingerprint_in_scope(relation, scope, value, true)}) %}
   {% endfor %}
+  {% if expected is not none %}
+    {% set mismatched = [] %}
+    {% for item in fingerprints %}
+      {% if not dbt_backfill._same_fingerprint(item.fingerprint, expected[loop.index0]) %}{% do mismatched.append(item.value) %}{% endif %}
+    {% endfor %}
+    {% do dbt_backfill._ensure_audit_table(relation) %}
+    {% do dbt_backfill.record_audit_event(relation, 'verify_mismatch' if mismatched else 'verified', run_id, {'model': model,
+        'fingerprint_after': fingerprints, 'outcome': ('mismatch: ' ~ mismatched | join(', ')) if mismatched else 'all equal'}) %}
+    {% do dbt_backfill._commit() %}
+  {% endif %}
   {% do dbt_backfill._emit_result('fingerprints', {'relation': dbt_backfill._relation_ref(relation), 'partitions': fingerprints}) %}
 {% endmacro %}

@@ -13,7 +13,7 @@
       stage_schema: ..., watermark: {column: ...} | {relation: ...} | {query: ...} | null}'
 #}
 {% macro plan_stages(run_id, target, model_sql, partition_by, business_key, partitions, sources=[], additive=[],
-                     exclude_columns=[], stage_schema=none, watermark=none) %}
+                     exclude_columns=[], stage_schema=none, watermark=none, model=none) %}
   {% do dbt_backfill.pin_session() %}
   {% set target_relation = dbt_backfill._target_relation(target) %}
   {% set target_columns = dbt_backfill._column_names(target_relation) %}
@@ -61,6 +61,7 @@
           ~ "below). Stages built so far are in " ~ stage_schema ~ "; no packet was written and the target is unchanged.") %}
       {% do dbt_backfill.build_stage(plan.relations[build], model_sql,
                                      dbt_backfill._partition_predicate(scope.partition_column, plan.value)) %}
+      {% do dbt_backfill._fault_point('during_build') %}
       {% if build == 'a' and loop.first %}
         {% set stage_columns = dbt_backfill._column_names(plan.relations.a) %}
         {% if stage_columns != target_columns %}
@@ -116,6 +117,11 @@
 
   {% set material = [] %}
   {% for column in scope.material_columns %}{% do material.append(column.name) %}{% endfor %}
+  {% do dbt_backfill._ensure_audit_table(target_relation) %}
+  {% do dbt_backfill.record_audit_event(target_relation, 'planned', run_id, {'model': model,
+      'fingerprint_after': planned | map(attribute='builds') | map(attribute='a') | map(attribute='sha256') | list,
+      'detail': partitions | join(', ')}) %}
+  {% do dbt_backfill._commit() %}
   {% do dbt_backfill._emit_result('plan', {
       'run_id': run_id,
       'target': dbt_backfill._relation_ref(target_relation),

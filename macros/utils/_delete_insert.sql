@@ -3,6 +3,7 @@
   {% set columns = [] %}
   {% for name in column_names %}{% do columns.append(adapter.quote(name)) %}{% endfor %}
   {% do dbt_backfill._execute("delete from " ~ target_relation ~ " where " ~ partition_predicate, fetch=false) %}
+  {% do dbt_backfill._fault_point('between_delete_and_insert') %}
   {% do dbt_backfill._execute("insert into " ~ target_relation ~ " (" ~ columns | join(', ') ~ ") select "
                               ~ columns | join(', ') ~ " from " ~ stage_relation, fetch=false) %}
 {% endmacro %}

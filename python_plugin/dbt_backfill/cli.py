@@ -19,6 +19,9 @@ from dbt_backfill.packet import Packet
 from dbt_backfill.workflow.apply import apply as apply_packet
 from dbt_backfill.workflow.approve import approve as approve_packet
 from dbt_backfill.workflow.plan import PlanRequest, plan as plan_backfill
+from dbt_backfill.workflow.audit import history as read_history
+from dbt_backfill.workflow.clean import clean as clean_run
+from dbt_backfill.workflow.rollback import rollback as rollback_packet
 from dbt_backfill.workflow.verify import verify as verify_packet
 
 EXIT_REFUSED = 3
@@ -204,13 +207,16 @@ def apply(runner: DbtRunner, packet: Path, as_json: bool) -> None:
     """Replace the approved partitions of PACKET, one transaction each."""
     result = apply_packet(runner, packet)
     if as_json:
-        click.echo(json.dumps({"status": "applied", "run_id": result.packet.run_id, "replaced": [
-            {"value": r.value, "before": r.before.to_dict(), "after": r.after.to_dict()} for r in result.replaced]}))
+        click.echo(json.dumps({"status": "applied", "run_id": result.packet.run_id, "skipped": list(result.skipped),
+                               "replaced": [{"value": r.value, "before": r.before.to_dict(), "after": r.after.to_dict()}
+                                            for r in result.replaced]}))
         return
     rows = [[r.value, str(r.before.row_count), _totals(r.before), str(r.after.row_count), _totals(r.after),
              r.after.short] for r in result.replaced]
     click.echo(f"Applied {result.packet.run_id} to {result.packet.target}: each partition replaced in its own "
                f"transaction and equal to the approved fingerprint before commit.")
+    if result.skipped:
+        click.echo(f"Already equal to the approval, skipped (an earlier apply got this far): {', '.join(result.skipped)}")
     click.echo(_table(["partition", "rows before", "totals before", "rows after", "totals after", "sha256"], rows))
 
 
@@ -225,6 +231,57 @@ def verify(runner: DbtRunner, packet: Path, as_json: bool) -> None:
     click.echo(f"Verified {result.packet.target}: every partition equals its approved fingerprint.")
     click.echo(_table(["partition", "rows", "totals", "sha256"],
                       [[c.value, str(c.actual.row_count), _totals(c.actual), c.actual.short] for c in result.checks]))
+
+
+@packet_command
+def rollback(runner: DbtRunner, packet: Path, as_json: bool) -> None:
+    """Restore PACKET's replaced partitions from their backups, one transaction each."""
+    result = rollback_packet(runner, packet)
+    if as_json:
+        click.echo(json.dumps({"status": "rolled_back", "restored": list(result.restored),
+                               "skipped": list(result.skipped)}))
+        return
+    click.echo(f"Rolled back {result.packet.run_id} on {result.packet.target}: restored "
+               f"{', '.join(result.restored) or 'nothing'}, each equal to its fingerprint before the apply"
+               f"{'; already as before: ' + ', '.join(result.skipped) if result.skipped else ''}.")
+
+
+@main.command()
+@click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--drop-backups", is_flag=True, help="Drop the backups too, even while a rollback is still possible.")
+@dbt_options
+@json_option
+@handles_outcomes
+def clean(packet, drop_backups, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
+    """Drop PACKET's stage and backup relations (backups are kept while a rollback is possible)."""
+    runner = runner_from(project_dir, profiles_dir, dbt_target or Packet.read(packet).dbt_target, dbt_vars)
+    dropped = clean_run(runner, packet, drop_backups)
+    if as_json:
+        click.echo(json.dumps({"status": "cleaned", "dropped": dropped}))
+    else:
+        click.echo(f"Dropped {len(dropped)} relation(s): {', '.join(dropped) or 'none'}")
+
+
+@main.command()
+@click.argument("model", required=False)
+@click.option("--audit-schema", default=None, help="Where the audit table is (default: <target schema>_backfill).")
+@dbt_options
+@json_option
+@handles_outcomes
+def history(model, audit_schema, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
+    """The audit trail (planned, approved, replaced, verified, rolled back, refused), oldest first."""
+    result = read_history(runner_from(project_dir, profiles_dir, dbt_target, dbt_vars), model, audit_schema)
+    if as_json:
+        click.echo(json.dumps(result))
+        return
+    if not result["audit"]:
+        click.echo("No audit table yet: nothing has been planned on this target.")
+        return
+    click.echo(f"Audit trail in {result['audit']}{' for ' + model if model else ''}:")
+    click.echo(_table(["recorded at", "run", "model", "event", "partition", "approved by", "outcome"],
+                      [[e["recorded_at"][:19], e["run_id"] or "", e["model"] or "", e["event"],
+                        e["partition_value"] or "", e["approved_by"] or "", (e["outcome"] or "")[:60]]
+                       for e in result["events"]]))
 
 
 if __name__ == "__main__":

@@ -137,6 +137,7 @@ class DbtRunner:
         at compile time), and what the manifest says of it."""
         invocation = self.invoke(["compile", "--select", model, "--full-refresh"])
         if invocation.returncode != 0:
+            self._refuse_if_locked(invocation)
             raise BackfillError(f"dbt compile of {model} failed; nothing was changed.\n" + "\n".join(invocation.errors))
         manifest = json.loads((self.target_path / "manifest.json").read_text())
         matches = [n for n in manifest["nodes"].values() if n["resource_type"] == "model" and n["name"] == model]
@@ -186,6 +187,13 @@ class DbtRunner:
             found[str(ref)] = ref
         return [found[k] for k in sorted(found)]
 
+    @staticmethod
+    def _refuse_if_locked(invocation: Invocation) -> None:
+        if any("Could not set lock on file" in e for e in invocation.errors):
+            raise BackfillRefused("locked", "the DuckDB database file is held by another process (a dbt run, another "
+                                            "apply): nothing was done. Try again when it has finished. The target is "
+                                            "unchanged.")
+
     def run_operation(self, macro: str, args: Mapping[str, Any]) -> Invocation:
         """Run one of the package's operations. A `refused` result becomes BackfillRefused, an `error` result
         BackfillError; a failure without a result becomes BackfillError with dbt's own error lines."""
@@ -197,6 +205,7 @@ class DbtRunner:
         if error:
             raise BackfillError(error["message"])
         if invocation.returncode != 0:
+            self._refuse_if_locked(invocation)
             steps = invocation.all("step")
             if steps:
                 raise BackfillError(f"{steps[-1]['if_it_fails']}\n" + "\n".join(invocation.errors))

@@ -196,13 +196,15 @@ def run_demo(directory: Path, say: Callable[[str], None]) -> int:
 
     step("8", "The unsafe source: fct_trips_volatile reads a view with a clock value in updated_at.",
          "plan", "fct_trips_volatile", "--partitions", days[0], expect=3)
+    step("9", "The audit trail: every event, with who approved what.", "history", "fct_trips")
 
     say(f"Done. The project stays in {project.dir}: read the packet ({PACKET}) and rerun any step there, e.g.\n"
         f"   cd {project.dir}\n"
         f"   dbt-backfill plan fct_trips --partitions {partitions}\n"
         f"   dbt-backfill approve backfills/<the new packet>.yml --by <name>\n"
         f"   dbt-backfill apply backfills/<the new packet>.yml\n"
-        f"   dbt-backfill verify backfills/<the new packet>.yml")
+        f"   dbt-backfill verify backfills/<the new packet>.yml\n"
+        f"   dbt-backfill rollback {PACKET}     # undo the demo's apply from its backups")
     ok = (count, total) == (13, Decimal("349.00")) and neighbours_after == neighbours_before
     return 0 if ok else 1
 

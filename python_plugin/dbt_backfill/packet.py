@@ -184,9 +184,15 @@ class Packet:
 
     def scope_args(self) -> dict[str, Any]:
         """What every operation on the target needs to know of the approved scope."""
-        return {"target": self.target.to_dict(), "partition_by": self.partition_by,
+        return {"run_id": self.run_id, "model": self.model, "target": self.target.to_dict(), "partition_by": self.partition_by,
                 "business_key": list(self.business_key), "material_columns": list(self.material_columns),
                 "additive": list(self.additive)}
+
+    def partition_args(self) -> list[dict[str, Any]]:
+        """Each partition as the apply, rollback and clean operations take it."""
+        return [{"value": p.value, "stage": p.stage.to_dict(), "stage_b": p.stage_b.to_dict(),
+                 "backup": p.backup.to_dict(), "fingerprint": p.fingerprint.to_dict(),
+                 "target_before": p.target_before.to_dict()} for p in self.partitions]
 
     @property
     def watermark_config(self) -> Mapping[str, str] | None:

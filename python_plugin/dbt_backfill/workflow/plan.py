@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from dbt_backfill import __version__
-from dbt_backfill.dbt_runner import DbtRunner
+from dbt_backfill.dbt_runner import DbtRunner, ModelNode
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Changes, Packet, PartitionPlan, RelationRef
 from dbt_backfill.spec import BackfillSpec
+from dbt_backfill.workflow.audit import audited
 
 
 @dataclass(frozen=True)
@@ -133,8 +134,14 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
     if not node.compiled_sql.strip():
         raise BackfillError(f"dbt compiled {node.name} to no SQL; nothing was changed.")
     run_id = new_run_id(now)
+    return audited(runner, node.relation, run_id, node.name,
+                   lambda: _plan(runner, request, node, spec, partitions, run_id, now))
 
+
+def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: BackfillSpec, partitions: tuple[str, ...],
+          run_id: str, now: dt.datetime) -> PlanResult:
     invocation = runner.run_operation("plan_stages", {
+        "model": node.name,
         "run_id": run_id,
         "target": node.relation.to_dict(),
         "model_sql": node.compiled_sql,

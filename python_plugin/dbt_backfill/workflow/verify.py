@@ -9,6 +9,7 @@ from dbt_backfill.errors import BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Packet
 from dbt_backfill.workflow.approve import read_approved
+from dbt_backfill.workflow.audit import audited
 
 
 @dataclass(frozen=True)
@@ -30,12 +31,18 @@ class VerifyResult:
 
 def fingerprint_target(runner: DbtRunner, packet: Packet) -> dict[str, Fingerprint]:
     invocation = runner.run_operation("fingerprint_partitions", {
-        **packet.scope_args(), "partitions": [p.value for p in packet.partitions]})
+        **packet.scope_args(), "partitions": [p.value for p in packet.partitions],
+        "expected": [p.fingerprint.to_dict() for p in packet.partitions]})
     result = invocation.first("fingerprints")
     return {str(item["value"]): Fingerprint.from_dict(item["fingerprint"]) for item in result["partitions"]}
 
 
 def verify(runner: DbtRunner, path: Path) -> VerifyResult:
+    packet = Packet.read(path)
+    return audited(runner, packet.target, packet.run_id, packet.model, lambda: _verify(runner, path))
+
+
+def _verify(runner: DbtRunner, path: Path) -> VerifyResult:
     packet = read_approved(path, "There are no approved fingerprints to verify against. The target is unchanged.")
     actual = fingerprint_target(runner, packet)
     checks = tuple(PartitionCheck(p.value, p.fingerprint, actual[p.value]) for p in packet.partitions)

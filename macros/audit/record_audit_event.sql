@@ -1,0 +1,36 @@
+{#
+  One row of the audit trail: the table dbt_backfill_audit in the audit schema (var dbt_backfill_audit_schema,
+  default <target schema>_backfill), created on first use. Written inside the caller's transaction, so a
+  partition's replacement and its audit row commit or vanish together. Values are text (fingerprints as JSON).
+  Events: planned, approved, partition_replaced, partition_skipped, applied, verified, verify_mismatch,
+  rolled_back, refused, cleaned.
+#}
+{% macro record_audit_event(target_relation, event, run_id, fields={}) %}
+  {% set audit = dbt_backfill._audit_relation(target_relation) %}
+  {% set columns = ['recorded_at', 'run_id', 'model', 'target', 'event', 'partition_value', 'packet_sha256',
+                    'approved_by', 'fingerprint_before', 'fingerprint_after', 'duration_ms', 'outcome', 'detail'] %}
+  {% set values = [] %}
+  {% for column in columns[1:] %}
+    {% set value = {'run_id': run_id, 'target': dbt_backfill._relation_name(target_relation), 'event': event}.get(column, fields.get(column)) %}
+    {% do values.append(dbt_backfill._sql_literal(none if value is none else (value if value is string else tojson(value)))) %}
+  {% endfor %}
+  {% do dbt_backfill._execute('insert into ' ~ audit ~ ' (' ~ columns | join(', ') ~ ') values (current_timestamp, '
+                              ~ values | join(', ') ~ ')', fetch=false) %}
+{% endmacro %}
+
+{% macro _audit_relation(target_relation) %}
+  {% set schema = var('dbt_backfill_audit_schema', target_relation.schema ~ '_backfill') %}
+  {{ return(api.Relation.create(database=target_relation.database, schema=schema, identifier='dbt_backfill_audit', type='table')) }}
+{% endmacro %}
+
+{# Create the audit schema and table if missing, in their own committed transaction. #}
+{% macro _ensure_audit_table(target_relation) %}
+  {% set audit = dbt_backfill._audit_relation(target_relation) %}
+  {% do adapter.create_schema(api.Relation.create(database=audit.database, schema=audit.schema)) %}
+  {% set text = dbt.type_string() %}
+  {% do dbt_backfill._execute('create table if not exists ' ~ audit ~ ' (recorded_at timestamp with time zone, run_id '
+      ~ text ~ ', model ' ~ text ~ ', target ' ~ text ~ ', event ' ~ text ~ ', partition_value ' ~ text ~ ', packet_sha256 '
+      ~ text ~ ', approved_by ' ~ text ~ ', fingerprint_before ' ~ text ~ ', fingerprint_after ' ~ text ~ ', duration_ms '
+      ~ text ~ ', outcome ' ~ text ~ ', detail ' ~ text ~ ')', fetch=false) %}
+  {% do dbt_backfill._commit() %}
+{% endmacro %}

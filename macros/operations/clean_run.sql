@@ -1,0 +1,40 @@
+{#
+  Drop a run's stage and backup relations. While a rollback is still possible — a backup exists and its partition
+  does not equal target_before — the backups are kept and the call is refused, unless drop_backups is true.
+#}
+{% macro clean_run(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
+                   drop_backups=false) %}
+  {% do dbt_backfill.pin_session() %}
+  {% set target_relation = dbt_backfill._target_relation(target) %}
+  {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_columns) %}
+  {% set rollback_possible = [] %}
+  {% for partition in partitions %}
+    {% set backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
+                                         identifier=partition.backup.identifier) %}
+    {% if backup is not none and not dbt_backfill._same_fingerprint(
+          dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true), partition.target_before) %}
+      {% do rollback_possible.append(partition.value) %}
+    {% endif %}
+  {% endfor %}
+  {% if rollback_possible and not drop_backups %}
+    {% do dbt_backfill._refuse('rollback_possible',
+        'partition(s) ' ~ rollback_possible | join(', ') ~ ' can still be rolled back from their backups: nothing was dropped. '
+        ~ 'Pass --drop-backups to drop them anyway (the rollback is then gone). The target is unchanged.',
+        {'partitions': rollback_possible}) %}
+  {% endif %}
+  {% set dropped = [] %}
+  {% for partition in partitions %}
+    {% for ref in [partition.stage, partition.stage_b, partition.backup] %}
+      {% set relation = adapter.get_relation(database=ref.get('database'), schema=ref.schema, identifier=ref.identifier) %}
+      {% if relation is not none %}
+        {% do adapter.drop_relation(relation) %}
+        {% do dropped.append(dbt_backfill._relation_name(relation)) %}
+      {% endif %}
+    {% endfor %}
+  {% endfor %}
+  {% do dbt_backfill._ensure_audit_table(target_relation) %}
+  {% do dbt_backfill.record_audit_event(target_relation, 'cleaned', run_id, {'model': model, 'outcome': 'dropped ' ~ dropped | length ~ ' relations',
+                                                                           'detail': dropped | join(', ')}) %}
+  {% do dbt_backfill._commit() %}
+  {% do dbt_backfill._emit_result('cleaned', {'run_id': run_id, 'dropped': dropped}) %}
+{% endmacro %}

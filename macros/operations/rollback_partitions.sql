@@ -1,0 +1,55 @@
+{#
+  Undo an apply: restore every replaced partition from its backup, one transaction each, and commit only when
+  the partition equals the plan's target_before again. Per partition, the target's current fingerprint decides:
+  equal to target_before — nothing to undo (never replaced, or already restored), skip; equal to the approval —
+  restore from the backup (which must exist); anything else — changed since the apply: refuse, this partition
+  and the rest unchanged. Takes the table's backfill lock like apply.
+#}
+{% macro rollback_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
+                             approval={}) %}
+  {% do dbt_backfill.pin_session() %}
+  {% set target_relation = dbt_backfill._target_relation(target) %}
+  {% do dbt_backfill.acquire_target_lock(target_relation) %}
+  {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_columns) %}
+  {% set target_columns = dbt_backfill._column_names(target_relation) %}
+  {% set audit_fields = {'model': model, 'packet_sha256': approval.get('packet_sha256'), 'approved_by': approval.get('approved_by')} %}
+  {% do dbt_backfill._ensure_audit_table(target_relation) %}
+  {% set restored = [] %}
+  {% for partition in partitions %}
+    {% set started = modules.datetime.datetime.now() %}
+    {% do dbt_backfill.begin_transaction() %}
+    {% set current = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
+    {% if dbt_backfill._same_fingerprint(current, partition.target_before) %}
+      {% do dbt_backfill._commit() %}
+      {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current}) %}
+      {% continue %}
+    {% endif %}
+    {% set backup_relation = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
+                                                  identifier=partition.backup.identifier) %}
+    {% if not dbt_backfill._same_fingerprint(current, partition.fingerprint) or backup_relation is none %}
+      {% do dbt_backfill._refuse('target_changed',
+          'partition ' ~ partition.value ~ ' is neither as planned nor as approved (sha256 ' ~ current.sha256[:12] ~ '… now)'
+          ~ (', and its backup is gone' if backup_relation is none else '') ~ ': it changed after the apply, so restoring '
+          ~ 'the backup would overwrite that change. Partitions restored before it: ' ~ (restored | join(', ') or 'none')
+          ~ '; this partition and the rest are unchanged.', {'partition': partition.value, 'actual': current, 'restored': restored}) %}
+    {% endif %}
+    {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition.value) %}
+    {% do dbt_backfill.replace_partition(target_relation, backup_relation, predicate, target_columns) %}
+    {% set after = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
+    {% if not dbt_backfill._same_fingerprint(after, partition.target_before) %}
+      {% do dbt_backfill._refuse('restore_mismatch',
+          'partition ' ~ partition.value ~ ' would not equal its fingerprint before the apply after restoring the backup (sha256 '
+          ~ partition.target_before.sha256[:12] ~ '… expected, ' ~ after.sha256[:12] ~ '… restored): its transaction was rolled back. '
+          ~ 'Partitions restored before it: ' ~ (restored | join(', ') or 'none') ~ '; this partition and the rest are unchanged.',
+          {'partition': partition.value, 'expected': partition.target_before, 'actual': after, 'restored': restored}) %}
+    {% endif %}
+    {% do dbt_backfill.record_audit_event(target_relation, 'rolled_back', run_id, dbt_backfill._merged(audit_fields, {
+        'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': after,
+        'duration_ms': ((modules.datetime.datetime.now() - started).total_seconds() * 1000) | int, 'outcome': 'restored'})) %}
+    {% do dbt_backfill._fault_point('rollback_before_commit') %}
+    {% do dbt_backfill._commit() %}
+    {% do restored.append(partition.value) %}
+    {% do dbt_backfill._emit_result('partition_restored', {'value': partition.value, 'fingerprint': after}) %}
+  {% endfor %}
+  {% do dbt_backfill._emit_result('rolled_back', {'run_id': run_id, 'restored': restored}) %}
+{% endmacro %}

@@ -1,0 +1,37 @@
+"""The audit trail as the workflow writes it from Python: refusals decided outside the database (and those that
+rolled a transaction back, whose audit row went with it)."""
+from __future__ import annotations
+
+from typing import Any, Callable, TypeVar
+
+from dbt_backfill.dbt_runner import DbtRunner
+from dbt_backfill.errors import BackfillError, BackfillRefused
+from dbt_backfill.packet import RelationRef
+
+T = TypeVar("T")
+
+
+def record_refusal(runner: DbtRunner, target: RelationRef, run_id: str | None, model: str,
+                   refused: BackfillRefused) -> None:
+    """Best effort: a refusal must reach the user even when it cannot reach the audit table (a locked DuckDB
+    file, a lost connection)."""
+    try:
+        runner.run_operation("audit_event", {"target": target.to_dict(), "event": "refused", "run_id": run_id,
+                                             "fields": {"model": model, "outcome": refused.reason,
+                                                        "detail": str(refused)}})
+    except (BackfillError, BackfillRefused):
+        pass
+
+
+def audited(runner: DbtRunner, target: RelationRef, run_id: str | None, model: str, action: Callable[[], T]) -> T:
+    """Run `action`; a refusal is recorded in the audit trail, then raised as it was."""
+    try:
+        return action()
+    except BackfillRefused as refused:
+        record_refusal(runner, target, run_id, model, refused)
+        raise
+
+
+def history(runner: DbtRunner, model: str | None, audit_schema: str | None) -> dict[str, Any]:
+    invocation = runner.run_operation("audit_history", {"model": model, "audit_schema": audit_schema})
+    return invocation.first("history")

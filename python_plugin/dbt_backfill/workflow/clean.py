@@ -1,0 +1,14 @@
+"""clean: drop a run's stage and backup relations, keeping the backups while a rollback is still possible."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from dbt_backfill.dbt_runner import DbtRunner
+from dbt_backfill.packet import Packet
+
+
+def clean(runner: DbtRunner, path: Path, drop_backups: bool = False) -> list[str]:
+    packet = Packet.read(path)
+    invocation = runner.run_operation("clean_run", {
+        **packet.scope_args(), "partitions": packet.partition_args(), "drop_backups": drop_backups})
+    return list(invocation.first("cleaned")["dropped"])

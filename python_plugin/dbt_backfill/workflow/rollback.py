@@ -1,0 +1,32 @@
+"""rollback: restore every replaced partition from its backup, one transaction each, and check each against the
+plan's target_before fingerprint."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from dbt_backfill.dbt_runner import DbtRunner
+from dbt_backfill.packet import Packet
+from dbt_backfill.workflow.approve import read_approved
+from dbt_backfill.workflow.audit import audited
+
+
+@dataclass(frozen=True)
+class RollbackResult:
+    packet: Packet
+    restored: tuple[str, ...]
+    skipped: tuple[str, ...]  # already as before the apply (never replaced, or restored earlier)
+
+
+def rollback(runner: DbtRunner, path: Path) -> RollbackResult:
+    packet = Packet.read(path)
+    return audited(runner, packet.target, packet.run_id, packet.model, lambda: _rollback(runner, path))
+
+
+def _rollback(runner: DbtRunner, path: Path) -> RollbackResult:
+    packet = read_approved(path, "Only an approved, unedited packet can be rolled back. The target is unchanged.")
+    invocation = runner.run_operation("rollback_partitions", {
+        **packet.scope_args(), "approval": packet.approval.to_dict(), "partitions": packet.partition_args()})
+    return RollbackResult(packet=packet,
+                          restored=tuple(str(r["value"]) for r in invocation.all("partition_restored")),
+                          skipped=tuple(str(r["value"]) for r in invocation.all("partition_skipped")))
