@@ -151,7 +151,10 @@ def test_volatile_source_is_refused_before_any_stage_is_built_and_no_packet_is_w
     assert "source changed between two reads" in result.stderr
     assert "trip_events_volatile" in result.stderr and "target is unchanged" in result.stderr
     assert trips.packets() == []
-    assert trips.tables_in("analytics_backfill") == stage_tables_before == []
+    assert stage_tables_before == []
+    assert trips.tables_in("analytics_backfill") == ["dbt_backfill_audit"]  # no stage; the refusal is on record
+    assert trips.query("select event, outcome from analytics_backfill.dbt_backfill_audit where event = 'refused'") == [
+        ("refused", "source_moved")]
     assert trips.rows("analytics.fct_trips_volatile") == before
 
 
