@@ -1,4 +1,5 @@
 """The packet's hash and approval binding, the scope's resolution, and one version everywhere: pure Python."""
+import dataclasses
 import datetime as dt
 import re
 from pathlib import Path
@@ -39,7 +40,13 @@ def make_packet():
 
 
 def test_packet_round_trips_through_yaml_with_the_same_sha256(tmp_path):
-    packet = make_packet()
+    packet = dataclasses.replace(
+        make_packet(),
+        review={"verdict": "SAFE TO RUN", "reason": "r", "checks": [{"number": 1, "severity": "ok"}]},
+        cost={"total": {"build_read_rows": 38}}, gates=({"check": "row_count_change_pct", "passed": True},),
+        control={"value": "2026-02-28", "fingerprint": fingerprint().to_dict()},
+        downstream=({"model": "daily_fares", "mapping": "same_partitions"},), batch_size=2,
+        cascade_of={"run_id": "root", "packet_sha256": "ef" * 32})
     path = tmp_path / "p.yml"
     packet.write(path)
     assert Packet.read(path) == packet
@@ -110,6 +117,11 @@ def test_scope_comes_from_meta_with_command_line_overrides():
     ({"partition_by": "trip_date"}, {}, "business_key"),
     ({"partition_by": "trip_date", "business_key": ["trip_id"], "partiton_by": "x"}, {}, "unknown key"),
     ({"partition_by": "trip_date", "business_key": [1]}, {}, "list of column names"),
+    ({"partition_by": "trip_date", "business_key": ["trip_id"], "checks": {"row_count_change_pct": 5}}, {},
+     "checks of fct_trips must be a list of one-key mappings"),
+    ({"partition_by": "trip_date", "business_key": ["trip_id"], "checks": [{"a": 1, "b": 2}]}, {}, "one-key mappings"),
+    ({"partition_by": "trip_date", "business_key": ["trip_id"], "cost_warning": {"rows": -1}}, {}, "positive integers"),
+    ({"partition_by": "trip_date", "business_key": ["trip_id"], "cost_warning": {"tb": 1}}, {}, "cost_warning"),
 ])
 def test_an_incomplete_scope_is_a_clear_error(meta, overrides, message):
     with pytest.raises(BackfillError, match=message):
@@ -150,3 +162,18 @@ def test_watermark_config_is_one_of_three_forms():
     for bad in ({"columns": "d"}, {"column": "d", "query": "x"}, ["d"], {"query": 1}):
         with pytest.raises(BackfillError, match="watermark"):
             BackfillSpec.resolve("m", {**base, "watermark": bad}, {})
+
+
+def test_a_packet_whose_gate_failed_cannot_be_approved(tmp_path):
+    path = tmp_path / "p.yml"
+    dataclasses.replace(make_packet(), gates=({"check": "no_new_nulls:fare", "partition": "2026-03-01",
+                                               "passed": False},)).write(path)
+    with pytest.raises(BackfillRefused, match="no_new_nulls:fare on 2026-03-01.*for review only"):
+        approve(path, "Dana Owner", now=NOW)
+    assert Packet.read(path).approval is None
+
+
+def test_checks_and_cost_warning_resolve_from_meta():
+    spec = BackfillSpec.resolve("fct_trips", {"partition_by": "trip_date", "business_key": "trip_id",
+                                              "checks": [{"row_count_change_pct": 5}], "cost_warning": {"rows": 10}}, {})
+    assert spec.checks == ({"row_count_change_pct": 5},) and spec.cost_warning == {"rows": 10}

@@ -75,6 +75,17 @@ def stage_altered(project):
     project.query(f'update "{stage["schema"]}"."{stage["identifier"]}" set fare = fare + 1 where trip_id = 1010')
 
 
+FAILING_GATE = "{variant_checks: [{total_matches_control: {column: fare, query: 'select 1', tolerance: 0}}]}"
+
+
+def force_approved(project):
+    """The failed-gate packet with an approval bound to its exact content, as a careless hand could add."""
+    from dbt_backfill.packet import Approval, Packet
+    path = project.dir / "backfills" / "gated.yml"
+    gated = Packet.read(path)
+    gated.approved(Approval("Careless Hand", "2026-03-21T00:00:00+00:00", gated.sha256())).write(path)
+
+
 def drop_scope(data):
     data["partitions"] = data["partitions"][:1]
 
@@ -142,6 +153,18 @@ CASES = [
          "has no column trip_id; drop table analytics.fct_trips"),
     Case("quote in the partition column name", plan("fct_trips", DAYS, "--partition-by", 'trip_date" or "1'), 1,
          "has no column trip_date\" or \"1"),
+    # 8. reconciliation gates (meta.backfill.checks)
+    Case("failed reconciliation gate", plan("fct_trips_variant", DAYS, "--vars", FAILING_GATE, "--out",
+                                            "backfills/gated.yml"), 3, "reconciliation gate(s) of meta.backfill.checks failed"),
+    Case("approving a packet whose gate failed", lambda project: ["approve", "backfills/gated.yml", "--by", "Dana"], 3,
+         "it is for review only"),
+    Case("applying a packet whose gate failed, approved by hand", lambda project: ["apply", "backfills/gated.yml"], 3,
+         "it is for review only", force_approved),
+    Case("unknown reconciliation check", plan("fct_trips_variant", DAYS, "--vars", "{variant_checks: [{within_budget: 1}]}"),
+         1, "unknown check \"within_budget\""),
+    Case("control query that fails", plan("fct_trips_variant", DAYS, "--vars",
+                                          "{variant_checks: [{total_matches_control: {column: fare, query: 'select nope'}}]}"),
+         1, "the control query of meta.backfill.checks total_matches_control failed"),
     # stage altered last: it spoils the approved packet's stage for any case after it
     Case("stage altered after approval", packet("first"), 3, "the stage of partition 2026-03-03 changed after approval",
          stage_altered),
@@ -153,7 +176,8 @@ def test_refusal_says_why_and_leaves_every_table_unchanged(published, case):
     if case.prepare:
         case.prepare(published)
 
-    result = published.backfill(*case.args(published))
+    args = case.args(published)
+    result = published.backfill(*args, dbt_options=args[0] != "approve")  # approve reads a file, no dbt
 
     assert result.returncode == case.exit, result.output
     first_line = result.stderr.strip().splitlines()[0]

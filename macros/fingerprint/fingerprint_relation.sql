@@ -55,14 +55,14 @@
     bucketed as (
       select
         bf_row_digest,
-        {% if key_columns %}substr({{ dbt_backfill.sha256_hex('bf_key') }}, 1, 3){% else %}substr(bf_row_digest, 1, 3){% endif %} as bf_bucket
+        {% if key_columns %}{{ dbt_backfill._bucket_of('bf_key') }}{% else %}substr(bf_row_digest, 1, 3){% endif %} as bf_bucket
       from canonical_rows
     ),
     buckets as (
       select
         bf_bucket,
         count(*) as bf_rows,
-        {{ dbt_backfill.sha256_hex("string_agg(bf_row_digest, '' order by bf_row_digest)") }} as bf_bucket_digest
+        {{ dbt_backfill._bucket_digest('bf_row_digest') }} as bf_bucket_digest
       from bucketed
       group by bf_bucket
     ),

@@ -10,11 +10,17 @@
   The live job's watermark (meta.backfill.watermark) is read before the first partition: a column watermark must
   not rise inside any partition's transaction (unless the approved packet allows it), and a state table or query
   must read the same inside it and after every commit (else a scheduled run is writing concurrently: stop).
-  Emits `partition_replaced` / `partition_skipped` after each partition and `applied` at the end. The approval
-  itself is checked by the caller (the CLI) before it calls this.
+  Canary and control: the first partition is the canary, checked on its own; the rest go in batches of
+  `batch_size`. After the canary and after every batch — a checkpoint — each partition of it is fingerprinted
+  again as committed and must equal the approval, and the control partition (outside the scope, fingerprinted
+  by the plan) must still equal its plan-time fingerprint; it is also checked before the first replacement.
+  A failed checkpoint stops the run; what was committed stays (rollback restores it).
+  Emits `partition_replaced` / `partition_skipped` after each partition, `checkpoint` after each batch and
+  `applied` at the end. The approval itself is checked by the caller (the CLI, or apply_backfill) before it
+  calls this.
 #}
 {% macro apply_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
-                          watermark=none, allow_watermark_move=false, approval={}) %}
+                          watermark=none, allow_watermark_move=false, approval={}, control=none, batch_size=5) %}
   {% do dbt_backfill.pin_session() %}
   {% set target_relation = dbt_backfill._target_relation(target) %}
   {% do dbt_backfill.acquire_target_lock(target_relation) %}
@@ -42,6 +48,18 @@
     {% do stages.append(stage_relation) %}
   {% endfor %}
   {% set watermark_before = dbt_backfill.watermark_state(watermark, target_relation) if watermark else none %}
+  {% if control %}
+    {% set control_now = dbt_backfill._fingerprint_in_scope(target_relation, scope, control.value, true) %}
+    {% if not dbt_backfill._same_fingerprint(control_now, control.fingerprint) %}
+      {% do dbt_backfill._refuse('control_changed',
+          'control partition ' ~ control.value ~ ', outside the backfill, changed since the plan (sha256 ' ~ control.fingerprint.sha256[:12]
+          ~ '… planned, ' ~ control_now.sha256[:12] ~ '… now): something else is writing this table\'s history. Find out what before '
+          ~ 'replacing anything; plan again when it is quiet. The target is unchanged.',
+          {'control': control.value, 'expected': control.fingerprint, 'actual': control_now}) %}
+    {% endif %}
+  {% endif %}
+  {% set batch_size = [batch_size | int, 1] | max %}
+  {% set batch = [] %}
   {% do dbt_backfill.record_audit_event(target_relation, 'approved', run_id, dbt_backfill._merged(audit_fields, {'detail': approval.get('approved_at')})) %}
   {% do dbt_backfill._commit() %}
 
@@ -50,71 +68,105 @@
     {% set stage_relation = stages[loop.index0] %}
     {% do dbt_backfill.begin_transaction() %}
     {% set current = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
-    {% if dbt_backfill._same_fingerprint(current, partition.fingerprint) %}
+    {% set already = dbt_backfill._same_fingerprint(current, partition.fingerprint) %}
+    {% if already %}
       {% do dbt_backfill.record_audit_event(target_relation, 'partition_skipped', run_id, dbt_backfill._merged(audit_fields,
           {'partition_value': partition.value, 'fingerprint_after': current, 'outcome': 'already equal to the approval'})) %}
       {% do dbt_backfill._commit() %}
       {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current}) %}
-      {% continue %}
-    {% endif %}
-    {% if not dbt_backfill._same_fingerprint(current, partition.target_before) %}
-      {% do dbt_backfill._refuse('target_changed',
-          'partition ' ~ partition.value ~ ' changed since the plan (sha256 ' ~ partition.target_before.sha256[:12] ~ '… planned on, '
-          ~ current.sha256[:12] ~ '… now): the approved change summary no longer describes it. Partitions replaced before it: '
-          ~ (replaced | join(', ') or 'none') ~ '; this partition and the rest are unchanged. Plan again.',
-          {'partition': partition.value, 'expected': partition.target_before, 'actual': current, 'replaced': replaced}) %}
-    {% endif %}
-    {% do dbt_backfill._step('replacing partition ' ~ partition.value,
-        'the database rejected the replacement of partition ' ~ partition.value ~ ' (see its error below): that '
-        ~ 'partition\'s transaction was rolled back. Partitions replaced before it: ' ~ (replaced | join(', ') or 'none')
-        ~ '; this partition and the rest are unchanged.') %}
-    {% set backup_relation = dbt_backfill._relation(partition.backup) %}
-    {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition.value) %}
-    {% do dbt_backfill.backup_partition(target_relation, backup_relation, predicate) %}
-    {% do dbt_backfill._fault_point('after_backup') %}
-    {% do dbt_backfill.replace_partition(target_relation, stage_relation, predicate, target_columns) %}
-    {% set after = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
-    {% if not dbt_backfill._same_fingerprint(after, partition.fingerprint) %}
-      {% do dbt_backfill._refuse('target_mismatch',
-          'partition ' ~ partition.value ~ ' would not equal the approved fingerprint after replacement (sha256 '
-          ~ partition.fingerprint.sha256[:12] ~ '… approved, ' ~ after.sha256[:12] ~ '… built): its transaction was rolled back. '
-          ~ 'Partitions replaced before it: ' ~ (replaced | join(', ') or 'none') ~ '; this partition and the rest are unchanged.',
-          {'partition': partition.value, 'expected': partition.fingerprint, 'actual': after, 'replaced': replaced}) %}
-    {% endif %}
-    {% if watermark_before and not (watermark_before.kind == 'column' and allow_watermark_move) %}
-      {% set watermark_now = dbt_backfill.watermark_state(watermark, target_relation) %}
-      {% if dbt_backfill._watermark_moved(target_relation, watermark_before, watermark_now) %}
-        {% do dbt_backfill._refuse('watermark_moved',
-            'replacing partition ' ~ partition.value ~ ' would ' ~ ('raise' if watermark_before.kind == 'column' else 'change')
-            ~ ' the live job\'s watermark (' ~ dbt_backfill._describe_watermark(watermark_before) ~ ': ' ~ watermark_before.value
-            ~ ' -> ' ~ watermark_now.value ~ '): its transaction was rolled back. Partitions replaced before it: '
-            ~ (replaced | join(', ') or 'none') ~ '; this partition and the rest are unchanged.',
-            {'partition': partition.value, 'before': watermark_before, 'after': watermark_now, 'replaced': replaced}) %}
+    {% else %}
+      {% if not dbt_backfill._same_fingerprint(current, partition.target_before) %}
+        {% do dbt_backfill._refuse('target_changed',
+            'partition ' ~ partition.value ~ ' changed since the plan (sha256 ' ~ partition.target_before.sha256[:12] ~ '… planned on, '
+            ~ current.sha256[:12] ~ '… now): the approved change summary no longer describes it. Partitions replaced before it: '
+            ~ (replaced | join(', ') or 'none') ~ '; this partition and the rest are unchanged. Plan again.',
+            {'partition': partition.value, 'expected': partition.target_before, 'actual': current, 'replaced': replaced}) %}
+      {% endif %}
+      {% do dbt_backfill._step('replacing partition ' ~ partition.value,
+          'the database rejected the replacement of partition ' ~ partition.value ~ ' (see its error below): that '
+          ~ 'partition\'s transaction was rolled back. Partitions replaced before it: ' ~ (replaced | join(', ') or 'none')
+          ~ '; this partition and the rest are unchanged.') %}
+      {% set backup_relation = dbt_backfill._relation(partition.backup) %}
+      {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition.value) %}
+      {% do dbt_backfill.backup_partition(target_relation, backup_relation, predicate) %}
+      {% do dbt_backfill._fault_point('after_backup') %}
+      {% set after = dbt_backfill._replace_checked(target_relation, stage_relation, scope, partition.value, target_columns,
+          partition.fingerprint, 'target_mismatch', 'the approved fingerprint after replacement', 'replaced', replaced) %}
+      {% if watermark_before and not (watermark_before.kind == 'column' and allow_watermark_move) %}
+        {% set watermark_now = dbt_backfill.watermark_state(watermark, target_relation) %}
+        {% if dbt_backfill._watermark_moved(target_relation, watermark_before, watermark_now) %}
+          {% do dbt_backfill._refuse('watermark_moved',
+              'replacing partition ' ~ partition.value ~ ' would ' ~ ('raise' if watermark_before.kind == 'column' else 'change')
+              ~ ' the live job\'s watermark (' ~ dbt_backfill._describe_watermark(watermark_before) ~ ': ' ~ watermark_before.value
+              ~ ' -> ' ~ watermark_now.value ~ '): its transaction was rolled back. Partitions replaced before it: '
+              ~ (replaced | join(', ') or 'none') ~ '; this partition and the rest are unchanged.',
+              {'partition': partition.value, 'before': watermark_before, 'after': watermark_now, 'replaced': replaced}) %}
+        {% endif %}
+      {% endif %}
+      {% do dbt_backfill._fault_point('before_commit') %}
+      {% do dbt_backfill.record_audit_event(target_relation, 'partition_replaced', run_id, dbt_backfill._merged(audit_fields, {
+          'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': after,
+          'duration_ms': ((modules.datetime.datetime.now() - started).total_seconds() * 1000) | int,
+          'outcome': 'replaced', 'detail': dbt_backfill._relation_name(backup_relation)})) %}
+      {% do dbt_backfill._commit() %}
+      {% do replaced.append(partition.value) %}
+      {% do dbt_backfill._emit_result('partition_replaced', {
+          'value': partition.value, 'fingerprint': after, 'backup': dbt_backfill._relation_ref(backup_relation)}) %}
+      {% do dbt_backfill._fault_point('after_commit') %}
+      {% if watermark_before and watermark_before.kind != 'column' %}
+        {% set watermark_now = dbt_backfill.watermark_state(watermark, target_relation) %}
+        {% if watermark_now.value != watermark_before.value %}
+          {% do dbt_backfill._refuse('watermark_moved_concurrently',
+              'the live job\'s watermark (' ~ dbt_backfill._describe_watermark(watermark_before) ~ ') changed after partition '
+              ~ partition.value ~ ' was committed: a scheduled run is writing concurrently. Partitions replaced: '
+              ~ replaced | join(', ') ~ '; the rest are unchanged. Check the target with `dbt-backfill verify` before going on.',
+              {'before': watermark_before, 'after': watermark_now, 'replaced': replaced}) %}
+        {% endif %}
       {% endif %}
     {% endif %}
-    {% do dbt_backfill._fault_point('before_commit') %}
-    {% do dbt_backfill.record_audit_event(target_relation, 'partition_replaced', run_id, dbt_backfill._merged(audit_fields, {
-        'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': after,
-        'duration_ms': ((modules.datetime.datetime.now() - started).total_seconds() * 1000) | int,
-        'outcome': 'replaced', 'detail': dbt_backfill._relation_name(backup_relation)})) %}
-    {% do dbt_backfill._commit() %}
-    {% do replaced.append(partition.value) %}
-    {% do dbt_backfill._emit_result('partition_replaced', {
-        'value': partition.value, 'fingerprint': after, 'backup': dbt_backfill._relation_ref(backup_relation)}) %}
-    {% do dbt_backfill._fault_point('after_commit') %}
-    {% if watermark_before and watermark_before.kind != 'column' %}
-      {% set watermark_now = dbt_backfill.watermark_state(watermark, target_relation) %}
-      {% if watermark_now.value != watermark_before.value %}
-        {% do dbt_backfill._refuse('watermark_moved_concurrently',
-            'the live job\'s watermark (' ~ dbt_backfill._describe_watermark(watermark_before) ~ ') changed after partition '
-            ~ partition.value ~ ' was committed: a scheduled run is writing concurrently. Partitions replaced: '
-            ~ replaced | join(', ') ~ '; the rest are unchanged. Check the target with `dbt-backfill verify` before going on.',
-            {'before': watermark_before, 'after': watermark_now, 'replaced': replaced}) %}
-      {% endif %}
+    {% do batch.append(partition) %}
+    {% if (loop.index - 1) % batch_size == 0 or loop.last %}
+      {% do dbt_backfill._checkpoint(target_relation, scope, run_id, audit_fields, batch, control, replaced,
+                                     'canary' if loop.first else 'batch ending ' ~ partition.value) %}
+      {% do batch.clear() %}
     {% endif %}
   {% endfor %}
   {% do dbt_backfill.record_audit_event(target_relation, 'applied', run_id, dbt_backfill._merged(audit_fields,
       {'outcome': 'replaced ' ~ (replaced | length) ~ ' of ' ~ (partitions | length) ~ ' partitions'})) %}
   {% do dbt_backfill._commit() %}
   {% do dbt_backfill._emit_result('applied', {'run_id': run_id, 'replaced': replaced}) %}
+{% endmacro %}
+
+{# After the canary and after each batch: every partition of it, read back as committed, equals the approval, and
+   the control partition is unchanged; else stop. #}
+{% macro _checkpoint(target_relation, scope, run_id, audit_fields, batch, control, replaced, label) %}
+  {% set drifted = [] %}
+  {% for partition in batch %}
+    {% set now = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
+    {% if not dbt_backfill._same_fingerprint(now, partition.fingerprint) %}
+      {% do drifted.append(partition.value ~ ' (sha256 ' ~ now.sha256[:12] ~ '… read back, ' ~ partition.fingerprint.sha256[:12] ~ '… approved)') %}
+    {% endif %}
+  {% endfor %}
+  {% if control %}
+    {% set control_now = dbt_backfill._fingerprint_in_scope(target_relation, scope, control.value, true) %}
+    {% if not dbt_backfill._same_fingerprint(control_now, control.fingerprint) %}
+      {% do drifted.append('control partition ' ~ control.value ~ ' (sha256 ' ~ control_now.sha256[:12] ~ '… now, '
+          ~ control.fingerprint.sha256[:12] ~ '… planned)') %}
+    {% endif %}
+  {% endif %}
+  {% do dbt_backfill._commit() %}
+  {% set values = batch | map(attribute='value') | list %}
+  {% if drifted %}
+    {% do dbt_backfill.record_audit_event(target_relation, 'checkpoint_failed', run_id, dbt_backfill._merged(audit_fields,
+        {'outcome': label, 'detail': drifted | join('; ')})) %}
+    {% do dbt_backfill._commit() %}
+    {% do dbt_backfill._refuse('checkpoint_failed',
+        'the checkpoint after the ' ~ label ~ ' failed: ' ~ drifted | join('; ') ~ '. Stopped before the next batch. Partitions '
+        ~ 'replaced: ' ~ (replaced | join(', ') or 'none') ~ ' (committed; `rollback` restores them from their backups); the rest are unchanged.',
+        {'checkpoint': label, 'drifted': drifted, 'replaced': replaced}) %}
+  {% endif %}
+  {% do dbt_backfill.record_audit_event(target_relation, 'checkpoint', run_id, dbt_backfill._merged(audit_fields,
+      {'outcome': label, 'detail': values | join(', ') ~ ((' + control ' ~ control.value) if control else '')})) %}
+  {% do dbt_backfill._commit() %}
+  {% do dbt_backfill._emit_result('checkpoint', {'label': label, 'partitions': values, 'control': control.value if control else none}) %}
 {% endmacro %}

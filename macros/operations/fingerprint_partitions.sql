@@ -1,10 +1,11 @@
 {#
   The canonical fingerprint of named partitions of a relation, read-only towards it: what `verify` compares with
   the approved packet. Given `expected` fingerprints (one per partition), it also writes the audit row
-  (verified, or verify_mismatch naming the partitions). Emits `fingerprints`: [{value, fingerprint}].
+  (verified, or verify_mismatch naming the partitions), and with refuse_on_mismatch a mismatch is refused (the
+  pure-dbt verify, whose only outcome is dbt's exit status). Emits `fingerprints`: [{value, fingerprint}].
 #}
 {% macro fingerprint_partitions(target, partition_by, business_key, material_columns, partitions, additive=[],
-                                expected=none, run_id=none, model=none) %}
+                                expected=none, run_id=none, model=none, refuse_on_mismatch=false) %}
   {% do dbt_backfill.pin_session() %}
   {% set relation = dbt_backfill._target_relation(target) %}
   {% set scope = dbt_backfill._backfill_scope(relation, partition_by, business_key, additive, material_columns) %}
@@ -21,6 +22,10 @@
     {% do dbt_backfill.record_audit_event(relation, 'verify_mismatch' if mismatched else 'verified', run_id, {'model': model,
         'fingerprint_after': fingerprints, 'outcome': ('mismatch: ' ~ mismatched | join(', ')) if mismatched else 'all equal'}) %}
     {% do dbt_backfill._commit() %}
+    {% if mismatched and refuse_on_mismatch %}
+      {% do dbt_backfill._refuse('verify_mismatch', 'partition(s) ' ~ mismatched | join(', ') ~ ' no longer equal the approved '
+          ~ 'fingerprints. verify changes nothing.', {'partitions': mismatched}) %}
+    {% endif %}
   {% endif %}
   {% do dbt_backfill._emit_result('fingerprints', {'relation': dbt_backfill._relation_ref(relation), 'partitions': fingerprints}) %}
 {% endmacro %}

@@ -1,138 +1,17 @@
 {#
-  The read-only half of a backfill, in one dbt invocation (each costs seconds of start-up):
-  check the partition values, pin the source (two reads, refused if they differ, before anything is built),
-  fingerprint the target's current partitions and read the live job's watermark, build every partition twice
-  (all a, then all b, one transaction each), fingerprint both builds, summarise the changes against the target,
-  find business keys that would land in two partitions, predict the watermark after the backfill, and read the
-  source a third time. The target is only read. Emits one `plan` result; the CLI compares, decides and writes
-  the packet.
+  The CLI's plan, in one dbt invocation (each costs seconds of start-up): everything _plan does, on the SQL the
+  CLI compiled with `dbt compile --full-refresh`. Emits one `plan` result; the CLI decides and writes the packet
+  and the plan document.
 
-  dbt run-operation dbt_backfill.plan_stages --args '{run_id: ..., target: {database, schema, identifier},
-      model_sql: <the model compiled with --full-refresh>, partition_by: ..., business_key: [...],
-      partitions: [...], sources: [{database, schema, identifier}], additive: [...], exclude_columns: [...],
-      stage_schema: ..., watermark: {column: ...} | {relation: ...} | {query: ...} | null}'
+  dbt run-operation dbt_backfill.plan_stages --args '{run_id: ..., model: ..., target: {database, schema, identifier},
+      model_sql: <compiled --full-refresh>, partition_by: ..., business_key: [...], partitions: [...],
+      order_by: [...], additive: [...], exclude_columns: [...], stage_schema: ..., watermark: {...} | null,
+      checks: [...], cost_warning: {rows, bytes}, allowances: {...}, code: {...}, batch_size: N, commands: {...}}'
 #}
-{% macro plan_stages(run_id, target, model_sql, partition_by, business_key, partitions, sources=[], additive=[],
-                     exclude_columns=[], stage_schema=none, watermark=none, model=none) %}
-  {% do dbt_backfill.pin_session() %}
-  {% set target_relation = dbt_backfill._target_relation(target) %}
-  {% set target_columns = dbt_backfill._column_names(target_relation) %}
-  {% set excluded = [] %}
-  {% for name in exclude_columns %}{% do excluded.append(name | lower) %}{% endfor %}
-  {% set unknown_excluded = excluded | reject('in', target_columns) | list %}
-  {% if unknown_excluded %}
-    {% do dbt_backfill._fail(dbt_backfill._relation_name(target_relation) ~ " has no column " ~ unknown_excluded | join(', ')
-        ~ " (named in exclude_columns). Nothing was changed.") %}
-  {% endif %}
-  {% set material_names = target_columns | reject('in', excluded) | list %}
-  {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_names) %}
-  {% do dbt_backfill._check_partition_values(scope, partitions) %}
-
-  {% set first_read = dbt_backfill._fingerprint_sources(sources) %}
-  {% set second_read = dbt_backfill._fingerprint_sources(sources) %}
-  {% set moved = dbt_backfill._moved_sources(first_read, second_read) %}
-  {% if moved %}
-    {% set names = [] %}
-    {% for m in moved %}{% do names.append(m.relation ~ ': sha256 ' ~ m.first ~ '… then ' ~ m.second ~ '…') %}{% endfor %}
-    {% do dbt_backfill._refuse('source_moved',
-        'the source changed between two reads (' ~ names | join('; ') ~ '). A column that changes on every read '
-        ~ '(clock_timestamp(), now(), random()) cannot be backfilled reproducibly. Nothing was built and the target is unchanged.',
-        {'moved': moved, 'reads': [first_read, second_read]}) %}
-  {% endif %}
-
-  {% set stage_schema = stage_schema or (target_relation.schema ~ '_backfill') %}
-  {% set partition_plans = [] %}
-  {% for value in partitions %}
-    {% do partition_plans.append({
-        'value': value,
-        'relations': dbt_backfill._stage_relations(target_relation, stage_schema, run_id, loop.index0),
-        'target_before': dbt_backfill._fingerprint_in_scope(target_relation, scope, value, true),
-    }) %}
-  {% endfor %}
-  {% set watermark_before = dbt_backfill.watermark_state(watermark, target_relation) if watermark else none %}
-  {% do dbt_backfill._commit() %}
-
-  {% do adapter.create_schema(api.Relation.create(database=target_relation.database, schema=stage_schema)) %}
-  {% do dbt_backfill._commit() %}
-  {% for build in ['a', 'b'] %}
-    {% for plan in partition_plans %}
-      {% do dbt_backfill._step('building stage ' ~ build ~ ' of partition ' ~ plan.value,
-          "the model's SQL failed while building stage " ~ build ~ " of partition " ~ plan.value ~ " (see dbt's error "
-          ~ "below). Stages built so far are in " ~ stage_schema ~ "; no packet was written and the target is unchanged.") %}
-      {% do dbt_backfill.build_stage(plan.relations[build], model_sql,
-                                     dbt_backfill._partition_predicate(scope.partition_column, plan.value)) %}
-      {% do dbt_backfill._fault_point('during_build') %}
-      {% if build == 'a' and loop.first %}
-        {% set stage_columns = dbt_backfill._column_names(plan.relations.a) %}
-        {% if stage_columns != target_columns %}
-          {% do dbt_backfill._refuse('columns_differ',
-              'the model now produces columns ' ~ stage_columns | join(', ') ~ ' but the target has '
-              ~ target_columns | join(', ') ~ '. A backfill replaces rows, not the schema: migrate the table first. The target is unchanged.',
-              {'model_columns': stage_columns, 'target_columns': target_columns}) %}
-        {% endif %}
-      {% endif %}
-    {% endfor %}
-  {% endfor %}
-
-  {% set planned = [] %}
-  {% set stages = [] %}
-  {% for plan in partition_plans %}
-    {% do stages.append({'value': plan.value, 'relation': plan.relations.a}) %}
-    {% do planned.append({
-        'value': plan.value,
-        'stage': dbt_backfill._relation_ref(plan.relations.a),
-        'stage_b': dbt_backfill._relation_ref(plan.relations.b),
-        'backup': dbt_backfill._relation_ref(plan.relations.backup),
-        'builds': {
-            'a': dbt_backfill._fingerprint_in_scope(plan.relations.a, scope),
-            'b': dbt_backfill._fingerprint_in_scope(plan.relations.b, scope),
-        },
-        'target_before': plan.target_before,
-        'changes': dbt_backfill.change_summary(target_relation, plan.relations.a, scope, plan.value),
-    }) %}
-  {% endfor %}
-  {% set collisions = dbt_backfill.keys_in_two_partitions(target_relation, stages, scope) %}
-  {% set watermark_plan = none %}
-  {% if watermark_before %}
-    {# a state table or query cannot be predicted: apply checks it inside every partition's transaction #}
-    {% set watermark_plan = {'before': watermark_before, 'after': none, 'raised': false} %}
-    {% if watermark_before.kind == 'column' %}
-      {% set predicted = dbt_backfill._watermark_after(watermark_before.column, target_relation, stages, scope) %}
-      {% set after_state = {} %}
-      {% do after_state.update(watermark_before) %}
-      {% do after_state.update({'value': predicted.value}) %}
-      {% set watermark_plan = {'before': watermark_before, 'after': after_state, 'raised': predicted.raised} %}
-    {% endif %}
-  {% endif %}
-  {% do dbt_backfill._commit() %}
-
-  {% set after_read = dbt_backfill._fingerprint_sources(sources) %}
-  {% set moved_during_build = dbt_backfill._moved_sources(first_read, after_read) %}
-  {% if moved_during_build %}
-    {% do dbt_backfill._refuse('source_moved_during_build',
-        'the source changed while the stages were built (' ~ moved_during_build | map(attribute='relation') | join(', ')
-        ~ '): the builds cannot be tied to one snapshot. Re-plan when the source is quiet. The target is unchanged.',
-        {'moved': moved_during_build}) %}
-  {% endif %}
-
-  {% set material = [] %}
-  {% for column in scope.material_columns %}{% do material.append(column.name) %}{% endfor %}
-  {% do dbt_backfill._ensure_audit_table(target_relation) %}
-  {% do dbt_backfill.record_audit_event(target_relation, 'planned', run_id, {'model': model,
-      'fingerprint_after': planned | map(attribute='builds') | map(attribute='a') | map(attribute='sha256') | list,
-      'detail': partitions | join(', ')}) %}
-  {% do dbt_backfill._commit() %}
-  {% do dbt_backfill._emit_result('plan', {
-      'run_id': run_id,
-      'target': dbt_backfill._relation_ref(target_relation),
-      'adapter': adapter.type(),
-      'package_version': dbt_backfill._version(),
-      'material_columns': material,
-      'target_columns': target_columns,
-      'stage_schema': stage_schema,
-      'source': {'reads': [first_read, second_read], 'after_build': after_read},
-      'partitions': planned,
-      'key_collisions': collisions,
-      'watermark': watermark_plan,
-  }) %}
+{% macro plan_stages(run_id, target, model_sql, partition_by, business_key, partitions, sources=none, order_by=[],
+                     additive=[], exclude_columns=[], stage_schema=none, watermark=none, model=none, checks=[],
+                     cost_warning={}, allowances={}, code={}, batch_size=5, commands={}) %}
+  {% do dbt_backfill._emit_result('plan', dbt_backfill._plan(run_id, model, target, model_sql, partition_by, business_key,
+      partitions, sources, order_by, additive, exclude_columns, stage_schema, watermark, checks, cost_warning, allowances,
+      code, batch_size, commands)) %}
 {% endmacro %}

@@ -33,16 +33,9 @@
           ~ 'the backup would overwrite that change. Partitions restored before it: ' ~ (restored | join(', ') or 'none')
           ~ '; this partition and the rest are unchanged.', {'partition': partition.value, 'actual': current, 'restored': restored}) %}
     {% endif %}
-    {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition.value) %}
-    {% do dbt_backfill.replace_partition(target_relation, backup_relation, predicate, target_columns) %}
-    {% set after = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
-    {% if not dbt_backfill._same_fingerprint(after, partition.target_before) %}
-      {% do dbt_backfill._refuse('restore_mismatch',
-          'partition ' ~ partition.value ~ ' would not equal its fingerprint before the apply after restoring the backup (sha256 '
-          ~ partition.target_before.sha256[:12] ~ '… expected, ' ~ after.sha256[:12] ~ '… restored): its transaction was rolled back. '
-          ~ 'Partitions restored before it: ' ~ (restored | join(', ') or 'none') ~ '; this partition and the rest are unchanged.',
-          {'partition': partition.value, 'expected': partition.target_before, 'actual': after, 'restored': restored}) %}
-    {% endif %}
+    {% set after = dbt_backfill._replace_checked(target_relation, backup_relation, scope, partition.value, target_columns,
+        partition.target_before, 'restore_mismatch', 'its fingerprint before the apply after restoring the backup',
+        'restored', restored) %}
     {% do dbt_backfill.record_audit_event(target_relation, 'rolled_back', run_id, dbt_backfill._merged(audit_fields, {
         'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': after,
         'duration_ms': ((modules.datetime.datetime.now() - started).total_seconds() * 1000) | int, 'outcome': 'restored'})) %}

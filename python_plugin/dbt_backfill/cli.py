@@ -18,12 +18,14 @@ from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Packet
 from dbt_backfill.workflow.apply import apply as apply_packet
 from dbt_backfill.workflow.approve import approve as approve_packet
-from dbt_backfill.workflow.plan import PlanRequest, plan as plan_backfill
+from dbt_backfill.workflow.plan import PlanRequest, plan as plan_backfill, plan_document_path
 from dbt_backfill.workflow.audit import history as read_history
+from dbt_backfill.workflow.cascade import apply_cascade
 from dbt_backfill.workflow.clean import clean as clean_run
 from dbt_backfill.workflow.rollback import rollback as rollback_packet
 from dbt_backfill.workflow.verify import verify as verify_packet
 
+SEVERITY = {"block": "BLOCK", "warn": "WARN", "unknown": "UNKNOWN", "ok": "ok"}
 EXIT_REFUSED = 3
 EXIT_ERROR = 1
 
@@ -121,7 +123,14 @@ def _print_plan(packet: Packet, path: Path) -> None:
         for value, sample in samples:
             changes = ", ".join(f"{c} {v['old']} -> {v['new']}" for c, v in sample["columns"].items())
             click.echo(f"  {value}  {', '.join(packet.business_key)}={sample['key']}: {changes}")
-    click.echo(f"Packet written: {path}  (sha256 {packet.sha256()[:12]}…)")
+    click.echo(f"Review: {packet.review['verdict']} — {packet.review['reason']}")
+    for check in packet.review["checks"]:
+        click.echo(f"  {check['number']}. {SEVERITY[check['severity']]:<7} {check['check']}: {check['finding']}")
+    if packet.cost.get("over"):
+        click.echo(f"Cost warning: {'; '.join(packet.cost['over'])}")
+    if packet.downstream:
+        click.echo("Downstream (in order): " + ", ".join(f"{d['model']} ({d['mapping']})" for d in packet.downstream))
+    click.echo(f"Packet written: {path}  (sha256 {packet.sha256()[:12]}…); the written plan: {plan_document_path(path)}")
     click.echo("Nothing in the target has changed. Review the packet, then: "
                f"dbt-backfill approve {path} --by <name>")
 
@@ -148,20 +157,30 @@ def main() -> None:
               help="Allow emptying a partition the target holds rows for; the reason is recorded in the packet.")
 @click.option("--allow-watermark-move", metavar="REASON", default=None,
               help="Allow raising the live job's column watermark; the reason is recorded in the packet.")
+@click.option("--batch-size", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Partitions per batch after the canary (apply checks the target after each batch).")
+@click.option("--format", "output_format", type=click.Choice(["text", "md"]), default="text", show_default=True,
+              help="text: a summary; md: the written plan (also saved beside the packet as .md).")
 @dbt_options
 @json_option
 @handles_outcomes
 def plan(model, partitions, out, partition_by, business_key, order_by, additive, exclude_columns, watermark_column,
-         allow_empty, allow_watermark_move, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
-    """Build MODEL's PARTITIONS twice from a pinned source, compare, and write the approval packet."""
+         allow_empty, allow_watermark_move, batch_size, output_format, project_dir, profiles_dir, dbt_target, dbt_vars,
+         as_json) -> None:
+    """Build MODEL's PARTITIONS twice from a pinned source, compare, review, and write the approval packet and the
+    written plan."""
     runner = runner_from(project_dir, profiles_dir, dbt_target, dbt_vars)
     overrides = {"partition_by": partition_by, "business_key": business_key, "order_by": order_by,
                  "additive": additive, "exclude_columns": exclude_columns, "watermark": watermark_column}
     result = plan_backfill(runner, PlanRequest(model=model, partitions=partitions, out=out, overrides=overrides,
-                                               allow_empty=allow_empty, allow_watermark_move=allow_watermark_move))
+                                               allow_empty=allow_empty, allow_watermark_move=allow_watermark_move,
+                                               batch_size=batch_size))
     if as_json:
         click.echo(json.dumps({"status": "planned", "packet": str(result.path), "packet_sha256": result.packet.sha256(),
-                               **result.packet.to_dict()}, default=str))
+                               "plan_document": str(plan_document_path(result.path)), **result.packet.to_dict()},
+                              default=str))
+    elif output_format == "md":
+        click.echo(result.markdown, nl=False)
     else:
         _print_plan(result.packet, result.path)
 
@@ -202,21 +221,50 @@ def packet_command(command: Callable) -> Callable:
         click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))(wrapper))
 
 
-@packet_command
-def apply(runner: DbtRunner, packet: Path, as_json: bool) -> None:
-    """Replace the approved partitions of PACKET, one transaction each."""
-    result = apply_packet(runner, packet)
+@main.command()
+@click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--batch-size", type=click.IntRange(min=1), default=None,
+              help="Partitions per batch after the canary (default: the packet's).")
+@click.option("--cascade", is_flag=True,
+              help="Then rebuild the downstream models the packet lists, in order, each behind its own gates.")
+@dbt_options
+@json_option
+@handles_outcomes
+def apply(packet, batch_size, cascade, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
+    """Replace the approved partitions of PACKET, one transaction each: the canary first, then batches, with the
+    target and a control partition checked after each."""
+    runner = runner_from(project_dir, profiles_dir, dbt_target or Packet.read(packet).dbt_target, dbt_vars)
+    if cascade:
+        cascaded = apply_cascade(runner, packet, batch_size)
+        result, steps = cascaded.root, cascaded.steps
+    else:
+        result, steps = apply_packet(runner, packet, batch_size), ()
     if as_json:
         click.echo(json.dumps({"status": "applied", "run_id": result.packet.run_id, "skipped": list(result.skipped),
+                               "checkpoints": list(result.checkpoints),
                                "replaced": [{"value": r.value, "before": r.before.to_dict(), "after": r.after.to_dict()}
-                                            for r in result.replaced]}))
+                                            for r in result.replaced],
+                               "cascade": [{"model": s.model, "outcome": s.outcome, "detail": s.detail,
+                                            "packet": str(s.packet) if s.packet else None} for s in steps]}))
         return
+    _print_applied(result)
+    for step in steps:
+        click.echo(f"Cascade: {step.model} {step.outcome.replace('_', ' ')}: {step.detail}"
+                   f"{' (packet ' + str(step.packet) + ')' if step.packet else ''}")
+
+
+def _print_applied(result) -> None:
     rows = [[r.value, str(r.before.row_count), _totals(r.before), str(r.after.row_count), _totals(r.after),
              r.after.short] for r in result.replaced]
     click.echo(f"Applied {result.packet.run_id} to {result.packet.target}: each partition replaced in its own "
                f"transaction and equal to the approved fingerprint before commit.")
     if result.skipped:
-        click.echo(f"Already equal to the approval, skipped (an earlier apply got this far): {', '.join(result.skipped)}")
+        click.echo(f"Already equal to the approval, skipped (nothing to change there, or an earlier apply got this "
+                   f"far): {', '.join(result.skipped)}")
+    for checkpoint in result.checkpoints:
+        control = f"; control {checkpoint['control']} unchanged" if checkpoint.get("control") else ""
+        click.echo(f"Checkpoint after the {checkpoint['label']}: {', '.join(checkpoint['partitions'])} read back equal "
+                   f"to the approval{control}")
     click.echo(_table(["partition", "rows before", "totals before", "rows after", "totals after", "sha256"], rows))
 
 

@@ -23,7 +23,6 @@ from dbt_backfill.packet import RelationRef
 RESULT = re.compile(r"<<dbt_backfill:(?P<kind>[a-z_]+)>>(?P<payload>.*?)<</dbt_backfill>>", re.DOTALL)
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 SECRET_NAME = re.compile(r"PASSWORD|SECRET|TOKEN|PRIVATE_KEY|CREDENTIAL", re.IGNORECASE)
-RELATION_TYPES = ("model", "seed", "snapshot")
 SUPPORTED_ADAPTERS = ("postgres", "duckdb")
 
 
@@ -88,7 +87,6 @@ class ModelNode:
     compiled_sql: str
     materialized: str
     meta_backfill: Mapping[str, Any] | None
-    reads: tuple[RelationRef, ...]
     dbt_version: str
     adapter_type: str
 
@@ -157,35 +155,9 @@ class DbtRunner:
             compiled_sql=node.get("compiled_code") or "",
             materialized=(node.get("config") or {}).get("materialized", ""),
             meta_backfill=meta.get("backfill"),
-            reads=tuple(self._relations_read(manifest, node)),
             dbt_version=manifest.get("metadata", {}).get("dbt_version", ""),
             adapter_type=manifest.get("metadata", {}).get("adapter_type", ""),
         )
-
-    @staticmethod
-    def _relations_read(manifest: Mapping[str, Any], node: Mapping[str, Any]) -> list[RelationRef]:
-        """Every relation the model reads, looking through ephemeral models (which have no relation)."""
-        found: dict[str, RelationRef] = {}
-        pending = list(node.get("depends_on", {}).get("nodes", []))
-        seen: set[str] = set()
-        while pending:
-            unique_id = pending.pop(0)
-            if unique_id in seen:
-                continue
-            seen.add(unique_id)
-            if unique_id in manifest.get("sources", {}):
-                source = manifest["sources"][unique_id]
-                ref = RelationRef(source.get("database"), source["schema"], source.get("identifier") or source["name"])
-            elif unique_id in manifest["nodes"] and manifest["nodes"][unique_id]["resource_type"] in RELATION_TYPES:
-                upstream = manifest["nodes"][unique_id]
-                if (upstream.get("config") or {}).get("materialized") == "ephemeral":
-                    pending.extend(upstream.get("depends_on", {}).get("nodes", []))
-                    continue
-                ref = RelationRef(upstream.get("database"), upstream["schema"], upstream.get("alias") or upstream["name"])
-            else:
-                continue
-            found[str(ref)] = ref
-        return [found[k] for k in sorted(found)]
 
     @staticmethod
     def _refuse_if_locked(invocation: Invocation) -> None:

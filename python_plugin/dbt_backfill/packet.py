@@ -41,16 +41,21 @@ class Changes:
     added: int
     removed: int
     changed: int
-    sample: tuple[Mapping[str, Any], ...] = ()
+    sample: tuple[Mapping[str, Any], ...] = ()  # changed rows: {key, columns: {column: {old, new}}}
+    added_keys: tuple[str, ...] = ()  # a sample
+    removed_keys: tuple[str, ...] = ()  # a sample
+    buckets: Mapping[str, int] = field(default_factory=dict)  # {target, stage, differing}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Changes":
         return cls(added=int(data["added"]), removed=int(data["removed"]), changed=int(data["changed"]),
-                   sample=tuple(data.get("sample") or ()))
+                   sample=tuple(data.get("sample") or ()), added_keys=tuple(data.get("added_keys") or ()),
+                   removed_keys=tuple(data.get("removed_keys") or ()), buckets=dict(data.get("buckets") or {}))
 
     def to_dict(self) -> dict[str, Any]:
         return {"added": self.added, "removed": self.removed, "changed": self.changed,
-                "sample": [dict(s) for s in self.sample]}
+                "sample": [dict(s) for s in self.sample], "added_keys": list(self.added_keys),
+                "removed_keys": list(self.removed_keys), "buckets": dict(self.buckets)}
 
 
 @dataclass(frozen=True)
@@ -120,6 +125,13 @@ class Packet:
     partitions: tuple[PartitionPlan, ...]
     watermark: Mapping[str, Any] | None = None  # {config, before, after, raised}
     allowances: Mapping[str, Any] = field(default_factory=dict)  # what the planner allowed, with the reason
+    review: Mapping[str, Any] = field(default_factory=dict)  # {checks: [...], verdict, reason}
+    cost: Mapping[str, Any] = field(default_factory=dict)  # the planner's estimates, per partition and in total
+    gates: tuple[Mapping[str, Any], ...] = ()  # meta.backfill.checks, evaluated: {check, partition, passed, ...}
+    control: Mapping[str, Any] | None = None  # {value, fingerprint}: a partition outside the scope that must not change
+    downstream: tuple[Mapping[str, Any], ...] = ()  # models downstream, topological order, with their mapping
+    batch_size: int = 5
+    cascade_of: Mapping[str, str] | None = None  # {run_id, packet_sha256} of the root packet this one cascades from
     approval: Approval | None = None
     version: int = PACKET_VERSION
 
@@ -144,6 +156,13 @@ class Packet:
             "partitions": [p.to_dict() for p in self.partitions],
             "watermark": dict(self.watermark) if self.watermark else None,
             "allowances": dict(self.allowances),
+            "review": dict(self.review),
+            "cost": dict(self.cost),
+            "gates": [dict(g) for g in self.gates],
+            "control": dict(self.control) if self.control else None,
+            "downstream": [dict(d) for d in self.downstream],
+            "batch_size": self.batch_size,
+            "cascade_of": dict(self.cascade_of) if self.cascade_of else None,
             "approval": self.approval.to_dict() if self.approval else None,
         }
 
@@ -151,7 +170,8 @@ class Packet:
     def from_dict(cls, data: Mapping[str, Any]) -> "Packet":
         known = {"version", "run_id", "created_at", "model", "target", "target_relation", "adapter", "dbt_target",
                  "partition_by", "business_key", "order_by", "additive", "exclude_columns", "material_columns",
-                 "code", "source", "partitions", "watermark", "allowances", "approval"}
+                 "code", "source", "partitions", "watermark", "allowances", "review", "cost", "gates", "control",
+                 "downstream", "batch_size", "cascade_of", "approval"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise BackfillError(f"the packet has unknown field(s) {', '.join(unknown)}: it was not written by this "
@@ -179,6 +199,13 @@ class Packet:
             partitions=tuple(PartitionPlan.from_dict(p) for p in data["partitions"]),
             watermark=data.get("watermark"),
             allowances=dict(data.get("allowances") or {}),
+            review=dict(data.get("review") or {}),
+            cost=dict(data.get("cost") or {}),
+            gates=tuple(data.get("gates") or ()),
+            control=data.get("control"),
+            downstream=tuple(data.get("downstream") or ()),
+            batch_size=int(data.get("batch_size") or 5),
+            cascade_of=data.get("cascade_of"),
             approval=Approval(**{k: str(v) for k, v in approval.items()}) if approval else None,
         )
 
@@ -193,6 +220,10 @@ class Packet:
         return [{"value": p.value, "stage": p.stage.to_dict(), "stage_b": p.stage_b.to_dict(),
                  "backup": p.backup.to_dict(), "fingerprint": p.fingerprint.to_dict(),
                  "target_before": p.target_before.to_dict()} for p in self.partitions]
+
+    @property
+    def failed_gates(self) -> list[Mapping[str, Any]]:
+        return [g for g in self.gates if not g.get("passed")]
 
     @property
     def watermark_config(self) -> Mapping[str, str] | None:

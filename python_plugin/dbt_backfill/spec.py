@@ -1,14 +1,14 @@
 """What a backfill covers: the model's data contract (meta.backfill), overridable on the command line."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from dbt_backfill.errors import BackfillError
 
 LIST_FIELDS = ("business_key", "order_by", "additive", "exclude_columns")
 WATERMARK_KINDS = ("column", "relation", "query")
-KNOWN_FIELDS = {"partition_by", "protected", "watermark", "stage_schema", "checks", *LIST_FIELDS}
+KNOWN_FIELDS = {"partition_by", "protected", "watermark", "stage_schema", "checks", "cost_warning", *LIST_FIELDS}
 
 
 def _as_names(value: Any, field: str, model: str) -> tuple[str, ...]:
@@ -32,6 +32,8 @@ class BackfillSpec:
     protected: bool = False
     stage_schema: str | None = None
     watermark: Mapping[str, str] | None = None
+    checks: tuple[Mapping[str, Any], ...] = ()  # reconciliation gates; their kinds are checked by the package
+    cost_warning: Mapping[str, int] = field(default_factory=dict)  # {rows, bytes} the builds may read unwarned
 
     @classmethod
     def resolve(cls, model: str, meta: Mapping[str, Any] | None, overrides: Mapping[str, Any]) -> "BackfillSpec":
@@ -65,6 +67,15 @@ class BackfillSpec:
                                       or not isinstance(next(iter(watermark.values())), str)):
             raise BackfillError(f"meta.backfill.watermark of {model} must be one of {{column: <col>}}, "
                                 f"{{relation: <schema.table>}} or {{query: <sql>}}, not {watermark!r}. Nothing was changed.")
+        checks = merged.get("checks") or []
+        if not isinstance(checks, (list, tuple)) or not all(isinstance(c, Mapping) and len(c) == 1 for c in checks):
+            raise BackfillError(f"meta.backfill.checks of {model} must be a list of one-key mappings (e.g. "
+                                f"- row_count_change_pct: 10), not {checks!r}. Nothing was changed.")
+        cost_warning = merged.get("cost_warning") or {}
+        if (not isinstance(cost_warning, Mapping) or set(cost_warning) - {"rows", "bytes"}
+                or not all(isinstance(v, int) and v > 0 for v in cost_warning.values())):
+            raise BackfillError(f"meta.backfill.cost_warning of {model} must be {{rows: N, bytes: N}} with positive "
+                                f"integers, not {cost_warning!r}. Nothing was changed.")
         return cls(
             partition_by=partition_by,
             business_key=business_key,
@@ -74,4 +85,6 @@ class BackfillSpec:
             protected=bool(merged.get("protected", False)),
             stage_schema=merged.get("stage_schema"),
             watermark=dict(watermark) if watermark else None,
+            checks=tuple(dict(c) for c in checks),
+            cost_warning=dict(cost_warning),
         )

@@ -3,11 +3,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Mapping
 
 from dbt_backfill.dbt_runner import DbtRunner
+from dbt_backfill.errors import BackfillError
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Packet
-from dbt_backfill.workflow.approve import read_approved
+from dbt_backfill.workflow.approve import read_approved, refuse_failed_gates
 from dbt_backfill.workflow.audit import audited
 
 
@@ -23,24 +25,31 @@ class ApplyResult:
     packet: Packet
     replaced: tuple[ReplacedPartition, ...]
     skipped: tuple[str, ...] = ()  # already equal to the approval (an earlier apply was interrupted after them)
+    checkpoints: tuple[Mapping[str, Any], ...] = ()  # {label, partitions, control} after the canary and each batch
 
 
-def apply(runner: DbtRunner, path: Path) -> ApplyResult:
-    """Replace the approved partitions. Rerunning after an interruption resumes: partitions already equal to the
-    approval are skipped (never replaced twice), the rest are replaced."""
+def apply(runner: DbtRunner, path: Path, batch_size: int | None = None) -> ApplyResult:
+    """Replace the approved partitions: the canary first, then batches (the packet's batch size unless
+    `batch_size` is given), with a checkpoint after each. Rerunning after an interruption resumes: partitions
+    already equal to the approval are skipped (never replaced twice), the rest are replaced."""
     packet = Packet.read(path)
-    return audited(runner, packet.target, packet.run_id, packet.model, lambda: _apply(runner, path))
+    return audited(runner, packet.target, packet.run_id, packet.model, lambda: _apply(runner, path, batch_size))
 
 
-def _apply(runner: DbtRunner, path: Path) -> ApplyResult:
+def _apply(runner: DbtRunner, path: Path, batch_size: int | None) -> ApplyResult:
     packet = read_approved(path, f"Run `dbt-backfill approve {path} --by <name>` after reviewing it. "
                                  f"The target is unchanged.")
+    refuse_failed_gates(packet)
+    if batch_size is not None and batch_size < 1:
+        raise BackfillError(f"--batch-size must be at least 1, got {batch_size}. The target is unchanged.")
     invocation = runner.run_operation("apply_partitions", {
         **packet.scope_args(),
         "watermark": dict(packet.watermark_config) if packet.watermark_config else None,
         "allow_watermark_move": "watermark_move" in packet.allowances,
         "approval": packet.approval.to_dict(),
         "partitions": packet.partition_args(),
+        "control": dict(packet.control) if packet.control else None,
+        "batch_size": batch_size or packet.batch_size,
     })
     by_value = {p.value: p for p in packet.partitions}
     replaced = tuple(
@@ -48,4 +57,5 @@ def _apply(runner: DbtRunner, path: Path) -> ApplyResult:
                           after=Fingerprint.from_dict(r["fingerprint"]))
         for r in invocation.all("partition_replaced"))
     skipped = tuple(str(r["value"]) for r in invocation.all("partition_skipped"))
-    return ApplyResult(packet=packet, replaced=replaced, skipped=skipped)
+    return ApplyResult(packet=packet, replaced=replaced, skipped=skipped,
+                       checkpoints=tuple(invocation.all("checkpoint")))

@@ -27,11 +27,21 @@ def read_approved(path: Path, consequence: str) -> Packet:
     return packet
 
 
+def refuse_failed_gates(packet: Packet) -> None:
+    """A packet whose reconciliation gates failed at plan time is for review only: nothing approves or applies it."""
+    if packet.failed_gates:
+        described = "; ".join(f"{g['check']} on {g['partition']}" for g in packet.failed_gates)
+        raise BackfillRefused("gate_failed", f"the packet's reconciliation gate(s) failed at plan time ({described}): "
+                                             f"it is for review only. Fix the cause and plan again. The target is "
+                                             f"unchanged.")
+
+
 def approve(path: Path, by: str, now: dt.datetime | None = None) -> Packet:
     by = (by or "").strip()
     if not by:
         raise BackfillError("--by must name the person approving. The packet is unchanged.")
     packet = Packet.read(path)
+    refuse_failed_gates(packet)
     if packet.approval is not None:
         problem = approval_problem(packet)
         if problem:

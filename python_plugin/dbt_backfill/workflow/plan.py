@@ -30,12 +30,15 @@ class PlanRequest:
     overrides: Mapping[str, Any] | None = None
     allow_empty: str | None = None  # the reason, when a partition may be emptied
     allow_watermark_move: str | None = None  # the reason, when the live job's watermark may rise
+    batch_size: int = 5  # partitions per batch after the canary; apply may override
+    cascade_of: Mapping[str, str] | None = None  # {run_id, packet_sha256} of the root, for a cascade's plan
 
 
 @dataclass(frozen=True)
 class PlanResult:
     packet: Packet
     path: Path
+    markdown: str  # the written plan, also saved beside the packet
 
 
 def parse_partitions(text: str | Sequence[str]) -> tuple[str, ...]:
@@ -140,6 +143,13 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
 
 def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: BackfillSpec, partitions: tuple[str, ...],
           run_id: str, now: dt.datetime) -> PlanResult:
+    path = request.out or (Path(runner.options.project_dir) / "backfills" / f"{node.name}__{run_id}.yml")
+    code = {
+        "compiled_sql_sha256": hashlib.sha256(node.compiled_sql.encode("utf-8")).hexdigest(),
+        "git_commit": _git_commit(runner.options.project_dir),
+        "dbt_backfill_version": __version__,
+        "dbt_version": node.dbt_version,
+    }
     invocation = runner.run_operation("plan_stages", {
         "model": node.name,
         "run_id": run_id,
@@ -148,11 +158,18 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
         "partition_by": spec.partition_by,
         "business_key": list(spec.business_key),
         "partitions": list(partitions),
-        "sources": [r.to_dict() for r in node.reads],
+        "order_by": list(spec.order_by),
         "additive": list(spec.additive),
         "exclude_columns": list(spec.exclude_columns),
         "stage_schema": spec.stage_schema,
         "watermark": dict(spec.watermark) if spec.watermark else None,
+        "checks": [dict(c) for c in spec.checks],
+        "cost_warning": dict(spec.cost_warning),
+        "allowances": {k: v for k, v in (("empty_partitions", request.allow_empty),
+                                         ("watermark_move", request.allow_watermark_move)) if v},
+        "code": code,
+        "batch_size": request.batch_size,
+        "commands": _commands(path, node.name),
     })
     result = invocation.first("plan")
     if result is None:
@@ -178,9 +195,8 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
     _check_builds(planned, result["stage_schema"], request.allow_empty)
     _check_keys_and_watermark(result, spec.business_key, request.allow_watermark_move)
     allowances: dict[str, Any] = {}
-    emptied = [p.value for p in planned if p.fingerprint.row_count == 0 and p.target_before.row_count > 0]
-    if emptied:
-        allowances["empty_partitions"] = {"partitions": emptied, "reason": request.allow_empty}
+    if result["emptied"]:
+        allowances["empty_partitions"] = {"partitions": result["emptied"], "reason": request.allow_empty}
     if result.get("watermark") and result["watermark"]["raised"]:
         allowances["watermark_move"] = {"reason": request.allow_watermark_move}
 
@@ -197,21 +213,40 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
         additive=spec.additive,
         exclude_columns=spec.exclude_columns,
         material_columns=tuple(result["material_columns"]),
-        code={
-            "compiled_sql_sha256": hashlib.sha256(node.compiled_sql.encode("utf-8")).hexdigest(),
-            "git_commit": _git_commit(runner.options.project_dir),
-            "dbt_backfill_version": __version__,
-            "dbt_version": node.dbt_version,
-        },
-        source={
-            "relations": [str(r) for r in node.reads],
-            "reads": result["source"]["reads"],
-            "after_build": result["source"]["after_build"],
-        },
+        code=code,
+        source=result["source"],
         partitions=tuple(planned),
         watermark={"config": dict(spec.watermark), **result["watermark"]} if result.get("watermark") else None,
         allowances=allowances,
+        review=result["review"],
+        cost=result["cost"],
+        gates=tuple(result["gates"]),
+        control=result["control"],
+        downstream=tuple(result["downstream"]),
+        batch_size=request.batch_size,
+        cascade_of=dict(request.cascade_of) if request.cascade_of else None,
     )
-    path = request.out or (Path(runner.options.project_dir) / "backfills" / f"{node.name}__{run_id}.yml")
     packet.write(path)
-    return PlanResult(packet=packet, path=path)
+    document = plan_document_path(path)
+    document.write_text(result["markdown"])
+    if packet.failed_gates:
+        described = "; ".join(f"{g['check']} on {g['partition']}: {g['observed']}, expected {g['expected']}"
+                              for g in packet.failed_gates)
+        raise BackfillRefused(
+            "gate_failed",
+            f"reconciliation gate(s) of meta.backfill.checks failed ({described}). The packet and plan are written "
+            f"for review ({path}, {document}); approve and apply refuse it. The target is unchanged.",
+            {"packet": str(path), "gates": packet.failed_gates})
+    return PlanResult(packet=packet, path=path, markdown=result["markdown"])
+
+
+def plan_document_path(packet_path: Path) -> Path:
+    """The written plan (Markdown) beside its packet."""
+    return packet_path.with_suffix(".md")
+
+
+def _commands(path: Path, model: str) -> dict[str, str]:
+    """The next steps as the plan document names them: this CLI's commands on this packet."""
+    return {"approve": f"`dbt-backfill approve {path} --by <name>`", "apply": f"`dbt-backfill apply {path}`",
+            "verify": f"`dbt-backfill verify {path}`", "rollback": f"`dbt-backfill rollback {path}`",
+            "history": f"`dbt-backfill history {model}`"}

@@ -1,0 +1,27 @@
+{#
+  Whether the scheduled run of `node` cannot write the table while apply replaces a partition, and how:
+  {scheduled_run_waits: bool, how: sentence}. Feeds check 3 of the review.
+#}
+{% macro scheduled_run_exclusion(node) %}
+  {{ return(adapter.dispatch('scheduled_run_exclusion', 'dbt_backfill')(node)) }}
+{% endmacro %}
+
+{% macro default__scheduled_run_exclusion(node) %}
+  {{ exceptions.raise_compiler_error("dbt_backfill.scheduled_run_exclusion is not implemented for " ~ adapter.type()) }}
+{% endmacro %}
+
+{# PostgreSQL: only the backfill_lock() pre-hook makes the scheduled run wait for apply. #}
+{% macro postgres__scheduled_run_exclusion(node) %}
+  {% set hooks = (node.config.get('pre-hook') or node.config.get('pre_hook') or []) if node else [] %}
+  {% set locked = [] %}
+  {% for hook in hooks if 'backfill_lock' in (hook.sql if hook is mapping else hook | string) %}{% do locked.append(hook) %}{% endfor %}
+  {% if locked %}
+    {{ return({'scheduled_run_waits': true, 'how': "the model's pre-hook dbt_backfill.backfill_lock() makes the scheduled run wait while apply holds the table's lock, and apply refuses to start while a run holds it"}) }}
+  {% endif %}
+  {{ return({'scheduled_run_waits': false, 'how': 'the model has no dbt_backfill.backfill_lock() pre-hook: a scheduled run does not wait for apply and could write the table while a partition is replaced'}) }}
+{% endmacro %}
+
+{# DuckDB: one writing process per database file; a scheduled run cannot open it while apply holds it. #}
+{% macro duckdb__scheduled_run_exclusion(node) %}
+  {{ return({'scheduled_run_waits': true, 'how': 'DuckDB admits one writing process per database file: a scheduled run cannot open it while apply holds it, and apply refuses while a run holds it'}) }}
+{% endmacro %}

@@ -1,0 +1,31 @@
+{#
+  The pure-dbt apply: applies the packet plan_backfill recorded for `run_id`, only when `approved_sha256` is the
+  SHA-256 of the recorded packet as it stands (recomputed by the database), and only when its review did not
+  block it. The approval (approved_by, default the profile's user) is recorded with the run; the replacement is
+  apply_partitions': canary, batches, control, one transaction per partition.
+
+  dbt run-operation dbt_backfill.apply_backfill --args '{run_id: ..., approved_sha256: ..., approved_by: ...}'
+#}
+{% macro apply_backfill(run_id, approved_sha256, approved_by=none, batch_size=none) %}
+  {% if not execute %}{{ return('') }}{% endif %}
+  {% set recorded = dbt_backfill._recorded_packet(run_id) %}
+  {% if recorded.sha256 != (approved_sha256 | string | trim | lower) %}
+    {% do dbt_backfill._refuse('approval_mismatch',
+        'the approval names packet sha256 ' ~ (approved_sha256 | string)[:12] ~ '…, but the packet recorded for run ' ~ run_id
+        ~ ' is ' ~ recorded.sha256[:12] ~ '…: approve the packet as recorded (it was changed, or the approval is for another run). '
+        ~ 'The target is unchanged.', {'run_id': run_id}) %}
+  {% endif %}
+  {% set packet = recorded.packet %}
+  {% if packet.review.verdict == 'BLOCK' %}
+    {% do dbt_backfill._refuse('packet_blocked',
+        'the packet of run ' ~ run_id ~ ' was reviewed BLOCK (' ~ packet.review.reason ~ '): it is for review only. Fix the '
+        ~ 'cause and plan again. The target is unchanged.', {'run_id': run_id}) %}
+  {% endif %}
+  {% do dbt_backfill.apply_partitions(packet.run_id, packet.model, packet.target, packet.partition_by, packet.business_key,
+      packet.material_columns, packet.partitions, packet.additive, packet.watermark_config,
+      (packet.watermark or {}).get('raised', false) and ('watermark_move' in packet.allowances),
+      {'approved_by': approved_by or target.user or 'dbt run-operation',
+       'approved_at': modules.datetime.datetime.utcnow().isoformat(timespec='seconds') ~ '+00:00',
+       'packet_sha256': recorded.sha256},
+      packet.control, batch_size or packet.batch_size) %}
+{% endmacro %}

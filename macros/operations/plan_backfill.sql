@@ -1,0 +1,71 @@
+{#
+  The pure-dbt plan (dbt Cloud, or anywhere only dbt commands run): the same pinning, double build,
+  fingerprints, change summary, gates, review and written plan as `dbt-backfill plan`, without the Python
+  plugin. The model's contract comes from its meta.backfill; its SQL is rendered as a full build
+  (_render_model_sql). The packet is recorded in the audit table (event packet_recorded, with its SHA-256,
+  computed by the database over the recorded text) and printed with the written plan. Nothing in the target
+  changes; apply_backfill applies the packet when given its SHA-256.
+
+  dbt run-operation dbt_backfill.plan_backfill --args '{model: fct_trips, partitions: [2026-03-01, 2026-03-02]}'
+  optional: allow_empty: <reason>, allow_watermark_move: <reason>, batch_size: N
+#}
+{% macro plan_backfill(model, partitions, allow_empty=none, allow_watermark_move=none, batch_size=5) %}
+  {% if not execute %}{{ return('') }}{% endif %}
+  {% set node = dbt_backfill._model_node(model) %}
+  {% set spec = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') %}
+  {% if not spec or not spec.get('partition_by') or not spec.get('business_key') %}
+    {% do dbt_backfill._fail(model ~ ' declares no meta.backfill with partition_by and business_key: the pure-dbt path '
+        ~ 'takes the contract from the model. Nothing was changed.') %}
+  {% endif %}
+  {% if partitions is string %}{% set partitions = partitions.split(',') | map('trim') | list %}{% endif %}
+  {% if not partitions or (partitions | unique | list | length) != (partitions | length) %}
+    {% do dbt_backfill._fail('partitions must name each partition value once, got ' ~ tojson(partitions) ~ '. Nothing was changed.') %}
+  {% endif %}
+  {% set names = {} %}
+  {% for field in ['business_key', 'order_by', 'additive', 'exclude_columns'] %}
+    {% set value = spec.get(field) or [] %}
+    {% do names.update({field: value.split(',') | map('trim') | list if value is string else value}) %}
+  {% endfor %}
+  {% set watermark = spec.get('watermark') %}
+  {% if watermark is string %}{% set watermark = {'column': watermark} %}{% endif %}
+
+  {% set model_sql = dbt_backfill._render_model_sql(node) %}
+  {% set run_id = modules.datetime.datetime.utcnow().strftime('%Y%m%d_%H%M%S_') ~ invocation_id[:4] %}
+  {% set target_ref = {'database': node.database, 'schema': node.schema, 'identifier': node.alias or node.name} %}
+  {% set code = {'compiled_sql_sha256': dbt_backfill._sha256_of_text(model_sql), 'git_commit': none,
+                 'dbt_backfill_version': dbt_backfill._version(), 'dbt_version': dbt_version} %}
+  {% set allowances = {} %}
+  {% if allow_empty %}{% do allowances.update({'empty_partitions': allow_empty}) %}{% endif %}
+  {% if allow_watermark_move %}{% do allowances.update({'watermark_move': allow_watermark_move}) %}{% endif %}
+  {% set apply_command = "`dbt run-operation dbt_backfill.apply_backfill --args '{run_id: " ~ run_id ~ ", approved_sha256: <the packet sha256>}'`" %}
+  {% set commands = {
+      'approve': 'the approver\'s reply naming the packet sha256 printed with this plan, passed to ' ~ apply_command,
+      'apply': apply_command,
+      'verify': "`dbt run-operation dbt_backfill.verify_backfill --args '{run_id: " ~ run_id ~ "}'`",
+      'rollback': "`dbt run-operation dbt_backfill.rollback_backfill --args '{run_id: " ~ run_id ~ "}'`",
+      'history': "`dbt run-operation dbt_backfill.audit_history --args '{model: " ~ model ~ "}'`"} %}
+
+  {% set plan = dbt_backfill._plan(run_id, node.name, target_ref, model_sql, spec.partition_by, names.business_key,
+      partitions, none, names.order_by, names.additive, names.exclude_columns, spec.get('stage_schema'), watermark,
+      spec.get('checks') or [], spec.get('cost_warning') or {}, allowances, code, batch_size, commands) %}
+  {% set markdown = plan.pop('markdown') %}
+  {% do plan.update({'version': 1, 'created_at': modules.datetime.datetime.utcnow().isoformat(timespec='seconds') ~ '+00:00',
+                     'watermark_config': watermark}) %}
+  {% set packet_text = tojson(plan, sort_keys=true) %}
+  {% set target_relation = dbt_backfill._target_relation(target_ref) %}
+  {% set packet_sha256 = dbt_backfill._sha256_of_text(packet_text) %}
+  {% do dbt_backfill.record_audit_event(target_relation, 'packet_recorded', run_id, {'model': node.name,
+      'packet_sha256': packet_sha256, 'outcome': plan.review.verdict, 'detail': packet_text}) %}
+  {% do dbt_backfill._commit() %}
+
+  {% do log(markdown, info=true) %}
+  {% if plan.review.verdict == 'BLOCK' %}
+    {% do log('Packet recorded for review only (BLOCK): apply_backfill refuses it. Run ' ~ run_id ~ ', sha256 ' ~ packet_sha256 ~ '.', info=true) %}
+  {% else %}
+    {% do log('Packet recorded in ' ~ plan.audit_relation ~ ': run ' ~ run_id ~ ', sha256 ' ~ packet_sha256 ~ '. Nothing in the target '
+        ~ 'has changed. Once approved: dbt run-operation dbt_backfill.apply_backfill --args \'{run_id: ' ~ run_id ~ ', approved_sha256: '
+        ~ packet_sha256 ~ ', approved_by: <name>}\'', info=true) %}
+  {% endif %}
+  {% do dbt_backfill._emit_result('plan_backfill', {'run_id': run_id, 'packet_sha256': packet_sha256,
+      'verdict': plan.review.verdict, 'audit': plan.audit_relation}) %}
+{% endmacro %}

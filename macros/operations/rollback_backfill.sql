@@ -1,0 +1,13 @@
+{#
+  The pure-dbt rollback: restore the partitions that apply_backfill replaced for `run_id` from their backups
+  (rollback_partitions: one transaction each, committed only when equal to the fingerprint before the apply).
+
+  dbt run-operation dbt_backfill.rollback_backfill --args '{run_id: ...}'
+#}
+{% macro rollback_backfill(run_id) %}
+  {% if not execute %}{{ return('') }}{% endif %}
+  {% set recorded = dbt_backfill._recorded_packet(run_id) %}
+  {% set packet = recorded.packet %}
+  {% do dbt_backfill.rollback_partitions(packet.run_id, packet.model, packet.target, packet.partition_by, packet.business_key,
+      packet.material_columns, packet.partitions, packet.additive, {'packet_sha256': recorded.sha256}) %}
+{% endmacro %}

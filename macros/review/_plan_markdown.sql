@@ -1,0 +1,164 @@
+{#
+  The written plan a data owner reads (Markdown), from what the plan measured: the review table and verdict,
+  then the headings of a safe-backfill plan in this order: Scope, Order, Dry-Run, Execution Batches, Validation,
+  Monitoring, Stop Conditions, Rollback. What the tool cannot know (owners, retention, a downstream model's
+  scope) is marked unknown and listed as a gate. `commands` names the next steps in the caller's terms (the CLI
+  or dbt run-operation): {approve, apply, verify, rollback, history}. One renderer for both paths.
+#}
+{% macro _plan_markdown(plan, commands) %}
+  {% set icon = {'block': '🔴 Block', 'warn': '🟡 Warn', 'unknown': '⚪ Unknown', 'ok': '🟢 OK'} %}
+  {% set values = plan.partitions | map(attribute='value') | list %}
+  {% set gates = [] %}
+  {% for check in plan.review.checks if check.severity == 'unknown' %}{% do gates.append(check.check ~ ': ' ~ check.finding) %}{% endfor %}
+  {% for model in plan.downstream if model.mapping == 'unknown' %}
+    {% do gates.append('downstream ' ~ model.model ~ ' (' ~ model.materialized ~ ', '
+        ~ ('partitioned by ' ~ model.partition_by if model.partition_by else 'no meta.backfill') ~ '): which of its partitions to rebuild is unknown') %}
+  {% endfor %}
+  {% do gates.append('data owner of ' ~ plan.target_name ~ ': unknown — the approver named in the packet decides pass or fail') %}
+  {% do gates.append('retention of the source and of the backups: unknown — the backups stay until `clean`') %}
+  {% set canary = values[0] %}
+  {% set rest = values[1:] %}
+  {% set l = [] %}
+
+  {% do l.append('# Backfill plan: ' ~ plan.model ~ ' — run ' ~ plan.run_id) %}
+  {% do l.append('') %}
+  {% do l.append('**Verdict: ' ~ plan.review.verdict ~ '** — ' ~ plan.review.reason ~ '.') %}
+  {% do l.append('') %}
+  {% do l.append('| # | Severity | Check | Finding | Safe alternative |') %}
+  {% do l.append('|---|----------|-------|---------|------------------|') %}
+  {% for check in plan.review.checks %}
+    {% do l.append('| ' ~ check.number ~ ' | ' ~ icon[check.severity] ~ ' | ' ~ check.check ~ ' | ' ~ check.finding | replace('|', '\\|')
+        ~ ' | ' ~ check.safe_alternative | replace('|', '\\|') ~ ' |') %}
+  {% endfor %}
+
+  {% do l.append('') %}
+  {% do l.append('## Scope') %}
+  {% do l.append('') %}
+  {% do l.append('- **Root dataset:** `' ~ plan.target_name ~ '` (dbt model `' ~ plan.model ~ '`, ' ~ plan.adapter ~ '); grain: one row per `'
+      ~ plan.business_key | join(', ') ~ '`' ~ (', newest by `' ~ plan.order_by | join(', ') ~ '`' if plan.order_by else '') ~ '.') %}
+  {% do l.append('- **Partitions:** ' ~ values | join(', ') ~ ' of `' ~ plan.partition_by ~ '` (' ~ plan.partition_type
+      ~ '; a partition is one value of the column, so no time zone or daylight-saving boundary applies).') %}
+  {% do l.append('- **Code:** compiled SQL sha256 `' ~ plan.code.compiled_sql_sha256[:12] ~ '…`, git commit `'
+      ~ (plan.code.git_commit or 'unknown') ~ '`, dbt_backfill ' ~ plan.code.dbt_backfill_version
+      ~ '. The version that wrote the current rows is unknown; the target\'s current fingerprints stand for it.') %}
+  {% do l.append('- **Write semantics:** overwrite by partition — back up the partition, delete it, insert the approved build, check its fingerprint, commit; one transaction per partition.') %}
+  {% do l.append('- **Dependency set:** ' ~ ((plan.downstream | length) ~ ' downstream model(s): ' ~ plan.downstream | map(attribute='model') | join(', ') if plan.downstream else 'no model reads this one') ~ '.') %}
+  {% do l.append('- **Exclusions:** every other partition of the target' ~ (', and columns ' ~ plan.exclude_columns | join(', ') ~ ' from the fingerprint' if plan.exclude_columns else '') ~ '.') %}
+  {% for name, allowance in plan.allowances.items() %}
+    {% do l.append('- **Allowed by the planner:** ' ~ name ~ ' — ' ~ allowance) %}
+  {% endfor %}
+  {% do l.append('- **Unresolved gates:**') %}
+  {% for gate in gates %}{% do l.append('  - ' ~ gate) %}{% endfor %}
+
+  {% do l.append('') %}
+  {% do l.append('## Order') %}
+  {% do l.append('') %}
+  {% do l.append('1. `' ~ plan.model ~ '`: canary ' ~ canary ~ (', then ' ~ rest | join(', ') ~ ' in batches of ' ~ plan.batch_size if rest else '')
+      ~ '. Gate: every partition equals its approved fingerprint' ~ (' and the reconciliation gates hold' if plan.gates else '') ~ '.') %}
+  {% for model in plan.downstream %}
+    {% if model.mapping == 'same_partitions' %}
+      {% set what = 'the same partitions (' ~ values | join(', ') ~ ' of ' ~ model.partition_by ~ '), planned and applied behind ' ~ model.parents | join(', ') ~ ' with `--cascade`, each behind its own gates' %}
+    {% elif model.mapping in ('view', 'ephemeral') %}
+      {% set what = 'a ' ~ model.mapping ~ ': reads its parents when queried, nothing to rebuild' %}
+    {% else %}
+      {% set what = 'scope unknown (' ~ ('partitioned by ' ~ model.partition_by if model.partition_by else 'no meta.backfill') ~ '): a gate, rebuilt by a person' %}
+    {% endif %}
+    {% do l.append((loop.index + 1) ~ '. `' ~ model.model ~ '` (after ' ~ model.parents | join(', ') ~ '): ' ~ what ~ '.') %}
+  {% endfor %}
+
+  {% do l.append('') %}
+  {% do l.append('## Dry-Run') %}
+  {% do l.append('') %}
+  {% do l.append('Done by this plan; nothing published was written. The source (' ~ (plan.sources | join(', ') or 'none')
+      ~ ') was read twice before the builds and once after, unchanged; every partition was built twice into `'
+      ~ plan.stage_schema ~ '` and fingerprinted.') %}
+  {% do l.append('') %}
+  {% do l.append('| partition | rows now | rows after | added | removed | changed | builds a = b | buckets differing | est. rows read (builds) | est. bytes read | est. rows written (apply) |') %}
+  {% do l.append('|---|---|---|---|---|---|---|---|---|---|---|') %}
+  {% for p in plan.partitions %}
+    {% set c = plan.cost.partitions[loop.index0] %}
+    {% do l.append('| ' ~ p.value ~ ' | ' ~ p.target_before.row_count ~ ' | ' ~ p.builds.a.row_count ~ ' | ' ~ p.changes.added ~ ' | '
+        ~ p.changes.removed ~ ' | ' ~ p.changes.changed ~ ' | ' ~ ('yes' if p.builds_equal else '**no**') ~ ' | '
+        ~ p.changes.buckets.differing ~ ' of ' ~ p.changes.buckets.target ~ ' | ' ~ c.build_read_rows ~ ' | '
+        ~ dbt_backfill._human_bytes(c.build_read_bytes) ~ ' | ' ~ c.apply_write_rows ~ ' |') %}
+  {% endfor %}
+  {% do l.append('') %}
+  {% do l.append('Estimates are the planner\'s (' ~ plan.cost.source ~ '); each build evaluates the whole model, so it reads every source in full. Threshold: '
+      ~ plan.cost.thresholds.rows ~ ' rows, ' ~ dbt_backfill._human_bytes(plan.cost.thresholds.bytes) ~ ' read' ~ ('; **over: ' ~ plan.cost.over | join('; ') ~ '**' if plan.cost.over else '; within it') ~ '.') %}
+  {% set samples = [] %}
+  {% for p in plan.partitions %}
+    {% for s in p.changes.sample %}
+      {% set cols = [] %}{% for name, change in s.columns.items() %}{% do cols.append(name ~ ' ' ~ change.old ~ ' → ' ~ change.new) %}{% endfor %}
+      {% do samples.append('- ' ~ p.value ~ ', ' ~ plan.business_key | join('|') ~ ' ' ~ s.key ~ ': ' ~ cols | join(', ')) %}
+    {% endfor %}
+    {% for key in p.changes.added_keys %}{% do samples.append('- ' ~ p.value ~ ', ' ~ plan.business_key | join('|') ~ ' ' ~ key ~ ': added') %}{% endfor %}
+    {% for key in p.changes.removed_keys %}{% do samples.append('- ' ~ p.value ~ ', ' ~ plan.business_key | join('|') ~ ' ' ~ key ~ ': removed') %}{% endfor %}
+  {% endfor %}
+  {% if samples %}
+    {% do l.append('') %}
+    {% do l.append('Changed rows (sample, old → new):') %}
+    {% do l.append('') %}
+    {% do l.extend(samples) %}
+  {% endif %}
+
+  {% do l.append('') %}
+  {% do l.append('## Execution Batches') %}
+  {% do l.append('') %}
+  {% do l.append('- **Approval to start:** ' ~ commands.approve ~ ' binds to this packet\'s exact content; then ' ~ commands.apply ~ '.') %}
+  {% do l.append('- **Canary:** ' ~ canary ~ ' is replaced first and verified (fingerprint re-read after commit) before anything else.') %}
+  {% do l.append('- **Control:** ' ~ ((plan.control.value ~ ' (outside the scope, ' ~ plan.control.fingerprint.row_count ~ ' rows, sha256 `' ~ plan.control.fingerprint.sha256[:12] ~ '…`) is fingerprinted before the canary and after every batch and must not change') if plan.control else 'none available (the target holds no other partition): unknown') ~ '.') %}
+  {% do l.append('- **Batches:** ' ~ ((rest | batch(plan.batch_size) | map('join', ', ') | join(' / ')) if rest else 'none after the canary') ~ '; one partition per transaction, one at a time (concurrency 1), a checkpoint after each batch.') %}
+  {% do l.append('- **Retry and idempotency:** rerun ' ~ commands.apply ~ ' after any interruption: partitions already equal to the approval are skipped, the rest are replaced; a partition that changed since the plan stops the run.') %}
+  {% do l.append('- **Rate:** the builds are done; apply reads only the stages and the target\'s partitions.') %}
+
+  {% do l.append('') %}
+  {% do l.append('## Validation') %}
+  {% do l.append('') %}
+  {% do l.append('- **Before commit, each partition:** rows, null and duplicate keys, totals (' ~ (plan.additive | join(', ') or 'none declared')
+      ~ ') and the canonical sha256 must equal the approved build.') %}
+  {% do l.append('- **After each batch:** the batch\'s partitions re-read equal to the approval; the control partition unchanged.') %}
+  {% if plan.gates %}
+    {% do l.append('- **Reconciliation gates** (meta.backfill.checks), evaluated on the builds:') %}
+    {% do l.append('') %}
+    {% do l.append('| gate | partition | observed | expected | result |') %}
+    {% do l.append('|---|---|---|---|---|') %}
+    {% for gate in plan.gates %}
+      {% do l.append('| ' ~ gate.check ~ ' | ' ~ gate.partition ~ ' | ' ~ gate.observed ~ ' | ' ~ gate.expected ~ ' | ' ~ ('pass' if gate.passed else '**FAIL**') ~ ' |') %}
+    {% endfor %}
+    {% do l.append('') %}
+  {% else %}
+    {% do l.append('- **Reconciliation gates:** none declared (meta.backfill.checks): unknown whether the new rows agree with a control.') %}
+  {% endif %}
+  {% do l.append('- **Any time later:** ' ~ commands.verify ~ '. Who decides pass or fail: the approver.') %}
+
+  {% do l.append('') %}
+  {% do l.append('## Monitoring') %}
+  {% do l.append('') %}
+  {% do l.append('- Every event (planned, approved, partition replaced or skipped, refused, verified, rolled back) is a row of `'
+      ~ plan.audit_relation ~ '`, written inside the partition\'s transaction: ' ~ commands.history ~ '.') %}
+  {% do l.append('- Signals: partitions replaced / skipped, duration per partition, the live job\'s watermark inside every transaction, the control partition after every batch. Owner: unknown (the operator who runs apply).') %}
+  {% do l.append('- Collisions: ' ~ plan.lock.how ~ '.') %}
+
+  {% do l.append('') %}
+  {% do l.append('## Stop Conditions') %}
+  {% do l.append('') %}
+  {% for condition in [
+      'a stage no longer equals its approved fingerprint (nothing is touched)',
+      'a partition changed since the plan (the approved change summary no longer describes it)',
+      'a replaced partition does not equal the approved fingerprint before commit (its transaction rolls back)',
+      'the canary or a batch does not read back equal to the approval after commit',
+      'the control partition ' ~ (plan.control.value ~ ' ' if plan.control else '') ~ 'changes',
+      'the live job\'s watermark moves, or the table\'s lock is held by the scheduled run or another apply',
+      'a reconciliation gate failed at plan time (apply refuses the packet)'] %}
+    {% do l.append('- ' ~ condition) %}
+  {% endfor %}
+
+  {% do l.append('') %}
+  {% do l.append('## Rollback') %}
+  {% do l.append('') %}
+  {% do l.append('- **Artifact:** one backup table per partition in `' ~ plan.stage_schema ~ '`, taken inside the partition\'s transaction before its rows are deleted.') %}
+  {% do l.append('- **Procedure:** ' ~ commands.rollback ~ ' restores each replaced partition in its own transaction and commits only when it equals its fingerprint before the apply (' ~ (plan.partitions | map(attribute='target_before') | map(attribute='row_count') | sum) ~ ' rows in all). Reverse order: downstream models first, then the root.') %}
+  {% do l.append('- **Time limit:** until the backups are dropped (`clean` keeps them while a rollback is possible). Owner: unknown.') %}
+  {% do l.append('- **Irreversible:** nothing, while the backups exist.') %}
+  {{ return(l | join('\n') ~ '\n') }}
+{% endmacro %}

@@ -1,0 +1,140 @@
+{#
+  The six checks of a safe backfill, judged from what the plan measured, with a verdict:
+    1 bounded per-partition units   2 idempotent writes   3 no collision with the scheduled run
+    4 watermark untouched           5 cost known          6 bounded, verifiable, reversible
+  Each {number, check, severity (block | warn | unknown | ok), finding, safe_alternative}. The verdict is BLOCK if
+  any check blocks, RESTRUCTURE FIRST if any warns, else SAFE TO RUN (unknowns become gates a person confirms);
+  its reason names the first blocking or warning finding. A small single-partition backfill is judged as such:
+  batching it would be over-engineering, not a finding.
+#}
+{% macro _review(plan) %}
+  {% set partitions = plan.partitions %}
+  {% set values = partitions | map(attribute='value') | list %}
+  {% set largest = [0] %}
+  {% for p in partitions %}{% do largest.append(p.builds.a.row_count) %}{% do largest.append(p.target_before.row_count) %}{% endfor %}
+  {% set largest = largest | max %}
+  {% set checks = [] %}
+
+  {% if largest > plan.cost.thresholds.rows %}
+    {% do checks.append({'check': 'Bounded per-partition units', 'severity': 'warn',
+        'finding': 'a partition holds ' ~ largest ~ ' rows, replaced in one transaction: its lock and undo last for all of them',
+        'safe_alternative': 'partition the table more finely, or raise the row threshold knowingly'}) %}
+  {% elif partitions | length == 1 %}
+    {% do checks.append({'check': 'Bounded per-partition units', 'severity': 'ok',
+        'finding': 'one partition (' ~ values[0] ~ ', ' ~ largest ~ ' rows): a single idempotent replace in one transaction; batching it would be over-engineering',
+        'safe_alternative': '-'}) %}
+  {% else %}
+    {% do checks.append({'check': 'Bounded per-partition units', 'severity': 'ok',
+        'finding': (partitions | length) ~ ' partitions, one transaction each (largest ' ~ largest ~ ' rows), canary first, then batches of '
+                   ~ plan.batch_size ~ ' with a checkpoint after each',
+        'safe_alternative': '-'}) %}
+  {% endif %}
+
+  {% set differing = partitions | rejectattr('builds_equal') | map(attribute='value') | list %}
+  {% set broken = [] %}
+  {% for p in partitions if p.builds.a.null_keys or p.builds.a.duplicate_keys %}{% do broken.append(p.value) %}{% endfor %}
+  {% if differing %}
+    {% do checks.append({'check': 'Idempotent writes', 'severity': 'block',
+        'finding': 'the two builds of ' ~ differing | join(', ') ~ ' differ: the model does not give the same rows twice',
+        'safe_alternative': 'make the model deterministic (no now()/random(), a total newest-wins order)'}) %}
+  {% elif broken %}
+    {% do checks.append({'check': 'Idempotent writes', 'severity': 'block',
+        'finding': 'the business key is null or repeated in ' ~ broken | join(', '),
+        'safe_alternative': 'fix the newest-wins logic or the declared business_key'}) %}
+  {% elif plan.key_collisions %}
+    {% do checks.append({'check': 'Idempotent writes', 'severity': 'block',
+        'finding': (plan.key_collisions | length) ~ ' key(s) would sit in two partitions (a row moved and only one side is named)',
+        'safe_alternative': 'name every partition the rows moved between'}) %}
+  {% else %}
+    {% do checks.append({'check': 'Idempotent writes', 'severity': 'ok',
+        'finding': 'each partition is deleted and re-inserted whole in one transaction from a build made twice with equal fingerprints; a rerun skips partitions already equal to the approval',
+        'safe_alternative': '-'}) %}
+  {% endif %}
+
+  {% if plan.lock.scheduled_run_waits %}
+    {% do checks.append({'check': 'No collision with the scheduled run', 'severity': 'ok',
+        'finding': plan.lock.how, 'safe_alternative': '-'}) %}
+  {% else %}
+    {% do checks.append({'check': 'No collision with the scheduled run', 'severity': 'warn',
+        'finding': plan.lock.how,
+        'safe_alternative': 'add "{{ dbt_backfill.backfill_lock() }}" to the model\'s pre-hooks, or pause its schedule for the apply'}) %}
+  {% endif %}
+
+  {% set watermark = plan.watermark %}
+  {% if not watermark %}
+    {% do checks.append({'check': 'Watermark untouched', 'severity': 'unknown',
+        'finding': 'the model declares no meta.backfill.watermark: whether the live job keeps a cursor in this table is unknown',
+        'safe_alternative': 'declare meta.backfill.watermark ({column: ...}, {relation: ...} or {query: ...})'}) %}
+  {% elif watermark.raised and plan.allowances.watermark_move %}
+    {% do checks.append({'check': 'Watermark untouched', 'severity': 'warn',
+        'finding': 'the backfill raises max(' ~ watermark.before.column ~ ') from ' ~ watermark.before.value ~ ' to '
+                   ~ watermark.after.value ~ ', allowed: ' ~ plan.allowances.watermark_move,
+        'safe_alternative': 'leave the newest partitions to the live job'}) %}
+  {% elif watermark.raised %}
+    {% do checks.append({'check': 'Watermark untouched', 'severity': 'block',
+        'finding': 'the backfill would raise max(' ~ watermark.before.column ~ ') from ' ~ watermark.before.value ~ ' to '
+                   ~ watermark.after.value ~ ': the next scheduled run would skip what lies between',
+        'safe_alternative': 'leave the newest partitions to the live job'}) %}
+  {% else %}
+    {% do checks.append({'check': 'Watermark untouched', 'severity': 'ok',
+        'finding': dbt_backfill._describe_watermark(watermark.before) ~ ' is ' ~ watermark.before.value
+                   ~ (' and stays ' ~ watermark.after.value ~ ' after the backfill' if watermark.after else '')
+                   ~ '; apply re-reads it inside every partition\'s transaction and stops if it moves',
+        'safe_alternative': '-'}) %}
+  {% endif %}
+
+  {% set cost = plan.cost %}
+  {% if cost.over %}
+    {% do checks.append({'check': 'Cost and rate known', 'severity': 'warn', 'finding': cost.over | join('; '),
+        'safe_alternative': 'backfill fewer partitions per run, or raise meta.backfill.cost_warning knowingly'}) %}
+  {% else %}
+    {% do checks.append({'check': 'Cost and rate known', 'severity': 'ok',
+        'finding': 'builds read ~' ~ cost.total.build_read_rows ~ ' rows'
+                   ~ (' (' ~ dbt_backfill._human_bytes(cost.total.build_read_bytes) ~ ')' if cost.total.build_read_bytes is not none else '')
+                   ~ ' and write ~' ~ cost.total.build_write_rows ~ '; apply writes ~' ~ cost.total.apply_write_rows
+                   ~ ' rows; below the thresholds (' ~ cost.thresholds.rows ~ ' rows, ' ~ dbt_backfill._human_bytes(cost.thresholds.bytes) ~ ')',
+        'safe_alternative': '-'}) %}
+  {% endif %}
+
+  {% set failed = plan.gates | rejectattr('passed') | list %}
+  {% if failed %}
+    {% set described = [] %}
+    {% for gate in failed %}{% do described.append(gate.check ~ ' on ' ~ gate.partition ~ ' (' ~ gate.observed ~ ', expected ' ~ gate.expected ~ ')') %}{% endfor %}
+    {% do checks.append({'check': 'Bounded, verifiable, reversible', 'severity': 'block',
+        'finding': 'reconciliation gate failed: ' ~ described | join('; '),
+        'safe_alternative': 'find why the rebuilt partition disagrees with the contract before replacing anything'}) %}
+  {% elif plan.emptied and not plan.allowances.get('empty_partitions') %}
+    {% do checks.append({'check': 'Bounded, verifiable, reversible', 'severity': 'block',
+        'finding': 'the model produces no rows for ' ~ plan.emptied | join(', ') ~ ', which the target holds: applying would empty them',
+        'safe_alternative': 'check the partition values and the source; allow emptying with a recorded reason only if it is right'}) %}
+  {% elif plan.emptied %}
+    {% do checks.append({'check': 'Bounded, verifiable, reversible', 'severity': 'warn',
+        'finding': 'empties ' ~ plan.emptied | join(', ') ~ ', allowed: ' ~ plan.allowances.empty_partitions,
+        'safe_alternative': 'keep the backups until the owners confirm'}) %}
+  {% elif plan.control is none %}
+    {% do checks.append({'check': 'Bounded, verifiable, reversible', 'severity': 'unknown',
+        'finding': 'partitions ' ~ values | join(', ') ~ ' only, fingerprinted and backed up; but the target holds no other partition to use as a control',
+        'safe_alternative': 'confirm by other means that nothing outside the scope changes'}) %}
+  {% else %}
+    {% do checks.append({'check': 'Bounded, verifiable, reversible', 'severity': 'ok',
+        'finding': 'exactly ' ~ values | join(', ') ~ '; every partition checked against its approved fingerprint before commit'
+                   ~ (' and ' ~ (plan.gates | length) ~ ' reconciliation gate(s) passed' if plan.gates else '')
+                   ~ '; control partition ' ~ plan.control.value ~ ' must not change; a backup per partition for rollback',
+        'safe_alternative': '-'}) %}
+  {% endif %}
+
+  {% for check in checks %}{% do check.update({'number': loop.index}) %}{% endfor %}
+  {% set blocking = checks | selectattr('severity', 'equalto', 'block') | list %}
+  {% set warning = checks | selectattr('severity', 'equalto', 'warn') | list %}
+  {% set unknown = checks | selectattr('severity', 'equalto', 'unknown') | list %}
+  {% if blocking %}
+    {% set verdict, reason = 'BLOCK', blocking[0].check ~ ': ' ~ blocking[0].finding %}
+  {% elif warning %}
+    {% set verdict, reason = 'RESTRUCTURE FIRST', warning[0].check ~ ': ' ~ warning[0].finding %}
+  {% else %}
+    {% set verdict, reason = 'SAFE TO RUN', (values | length) ~ ' partition(s), each replaced whole in its own transaction from a reproducible build, nothing else touched'
+        ~ ('; confirm ' ~ (unknown | length) ~ ' unknown(s) listed as gates' if unknown else '') %}
+  {% endif %}
+  {{ return({'checks': checks, 'verdict': verdict, 'reason': reason}) }}
+{% endmacro %}
+

@@ -1,0 +1,60 @@
+{# The graph node of the model named `model_name`; fails naming the problem when there is none or several. #}
+{% macro _model_node(model_name) %}
+  {% set matches = graph.nodes.values() | selectattr('resource_type', 'equalto', 'model') | selectattr('name', 'equalto', model_name) | list %}
+  {% if matches | length != 1 %}
+    {% do dbt_backfill._fail((matches | length | string if matches else 'no') ~ ' model(s) named ' ~ tojson(model_name)
+        ~ ' in this dbt project' ~ (': name one unambiguously' if matches else '') ~ '. Nothing was changed.') %}
+  {% endif %}
+  {{ return(matches[0]) }}
+{% endmacro %}
+
+{# Every relation a model reads (sources, and models, seeds and snapshots upstream), looking through ephemeral
+   models, which have no relation of their own; as relation refs, sorted by name. #}
+{% macro _relations_read(node) %}
+  {% set found = {} %}
+  {% set pending = node.depends_on.nodes | list %}
+  {% set seen = [] %}
+  {% for _ in range(1000) if pending %}
+    {% set unique_id = pending.pop(0) %}
+    {% if unique_id not in seen %}
+      {% do seen.append(unique_id) %}
+      {% set upstream = graph.sources.get(unique_id) or graph.nodes.get(unique_id) %}
+      {% if upstream and upstream.resource_type in ('source', 'model', 'seed', 'snapshot') %}
+        {% if upstream.resource_type != 'source' and upstream.config.materialized == 'ephemeral' %}
+          {% do pending.extend(upstream.depends_on.nodes) %}
+        {% else %}
+          {% set ref = {'database': upstream.database, 'schema': upstream.schema,
+                        'identifier': upstream.identifier if upstream.resource_type == 'source' else (upstream.alias or upstream.name)} %}
+          {% do found.update({dbt_backfill._relation_name(dbt_backfill._relation(ref)): ref}) %}
+        {% endif %}
+      {% endif %}
+    {% endif %}
+  {% endfor %}
+  {% set refs = [] %}
+  {% for name in found.keys() | sort %}{% do refs.append(found[name]) %}{% endfor %}
+  {{ return(refs) }}
+{% endmacro %}
+
+{#
+  The model's SQL as a full (non-incremental) build gives it, rendered inside run-operation — the pure-dbt path,
+  where there is no `dbt compile` to ask. run-operation renders with no `this` and no `model`, so is_incremental()
+  (in the model or in any macro it calls) cannot evaluate. For the length of the render, the operation's
+  context gets `this` = the model's relation and `model` = the node with materialized 'table', which makes
+  is_incremental() false exactly as `--full-refresh` does; both are put back afterwards. This relies on dbt's
+  macros sharing the operation's context dict (true of dbt-core 1.8-1.11); the CLI path compiles with
+  `dbt compile --full-refresh` instead and does not depend on it.
+#}
+{% macro _render_model_sql(node) %}
+  {% set context = is_incremental.context %}
+  {% set saved = {} %}
+  {% for name in ['this', 'model'] if name in context %}{% do saved.update({name: context[name]}) %}{% endfor %}
+  {% set config = {} %}{% do config.update(node.config) %}{% do config.update({'materialized': 'table'}) %}
+  {% set as_full_build = {} %}{% do as_full_build.update(node) %}{% do as_full_build.update({'config': config}) %}
+  {% do context.update({'this': api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias or node.name),
+                        'model': as_full_build}) %}
+  {% set sql = render(node.raw_code) %}
+  {% for name in ['this', 'model'] %}
+    {% if name in saved %}{% do context.update({name: saved[name]}) %}{% else %}{% do context.pop(name, none) %}{% endif %}
+  {% endfor %}
+  {{ return(sql) }}
+{% endmacro %}

@@ -1,0 +1,34 @@
+{# Lower-case hex SHA-256 of a text, computed by the database (Jinja has no SHA-256). #}
+{% macro _sha256_of_text(text) %}
+  {{ return(dbt_backfill._execute('select ' ~ dbt_backfill.sha256_hex(dbt_backfill._sql_literal(text)) ~ ' as digest').rows[0]['digest']) }}
+{% endmacro %}
+
+{#
+  The packet plan_backfill recorded for `run_id`: {packet, sha256}, the SHA-256 recomputed by the database over
+  the recorded text (so an edit of the row shows). Looked up in the audit table of every model with
+  meta.backfill, since a run id names no table. Refuses when no packet, or more than one, is recorded.
+#}
+{% macro _recorded_packet(run_id) %}
+  {% set audits = {} %}
+  {% for node in graph.nodes.values() | selectattr('resource_type', 'equalto', 'model') %}
+    {% if ((node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill')) %}
+      {% set audit = dbt_backfill._audit_relation(api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias or node.name)) %}
+      {% do audits.update({dbt_backfill._relation_name(audit): audit}) %}
+    {% endif %}
+  {% endfor %}
+  {% set found = [] %}
+  {% for name, audit in audits.items() %}
+    {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
+      {% set rows = dbt_backfill._execute('select detail, ' ~ dbt_backfill.sha256_hex('detail') ~ ' as digest from ' ~ audit
+          ~ ' where event = \'packet_recorded\' and run_id = ' ~ dbt_backfill._sql_literal(run_id)).rows %}
+      {% for row in rows %}{% do found.append({'packet': fromjson(row['detail']), 'sha256': row['digest']}) %}{% endfor %}
+    {% endif %}
+  {% endfor %}
+  {% do dbt_backfill._commit() %}
+  {% if found | length != 1 %}
+    {% do dbt_backfill._refuse('unknown_run', ('no packet is' if not found else (found | length) ~ ' packets are') ~ ' recorded for run '
+        ~ tojson(run_id) ~ ' (looked in ' ~ (audits.keys() | list | join(', ') or 'no audit table') ~ '). Run plan_backfill first. '
+        ~ 'The target is unchanged.', {'run_id': run_id}) %}
+  {% endif %}
+  {{ return(found[0]) }}
+{% endmacro %}

@@ -1,0 +1,323 @@
+"""The plan a data owner approves, on PostgreSQL and DuckDB through real dbt: the written plan (its headings, in
+order), the six-check review and its verdict, the cost from the planner, the change summary computed bucket
+digests first, the reconciliation gates, the control partition and the downstream models. Then what apply does
+with them: canary, batches and checkpoints, a control that changed, a cascade to the model downstream."""
+from __future__ import annotations
+
+import json
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+import yaml
+
+from backends import ADAPTERS
+from conftest import new_project
+from dbt_backfill.demo import BACKFILL_DAYS, NEIGHBOUR_DAYS
+from test_resilience import FaultLock, reached, start, wait_until
+
+DAYS = list(BACKFILL_DAYS)
+HEADINGS = ["Scope", "Order", "Dry-Run", "Execution Batches", "Validation", "Monitoring", "Stop Conditions", "Rollback"]
+CHECKS = ["Bounded per-partition units", "Idempotent writes", "No collision with the scheduled run",
+          "Watermark untouched", "Cost and rate known", "Bounded, verifiable, reversible"]
+
+
+def in_list(values):
+    return "(" + ", ".join(f"'{v}'" for v in values) + ")"
+
+
+@pytest.fixture(scope="module", params=ADAPTERS)
+def planned(request, project_template, tmp_path_factory):
+    """The seed scenario planned once with `--format md` (plans only read the target, so the tests below share it
+    and plan more beside it)."""
+    project = new_project(request.param, request, project_template, tmp_path_factory.mktemp("plan_review"))
+    project.publish_stale_target()
+    if project.adapter == "postgres":
+        project.query("analyze raw.trip_events")  # the planner's statistics, as any maintained table has them
+    project.seed_path = project.dir / "backfills" / "seed.yml"
+    project.seed_result = project.plan("fct_trips", DAYS, "--out", str(project.seed_path), "--format", "md")
+    assert project.seed_result.returncode == 0, project.seed_result.output
+    project.seed = yaml.safe_load(project.seed_path.read_text())
+    project.published = project.rows()
+    yield project
+    project.close()
+
+
+def test_the_written_plan_has_every_heading_in_order_and_is_saved_beside_the_packet(planned):
+    document = planned.seed_path.with_suffix(".md").read_text()
+    assert planned.seed_result.stdout == document
+    positions = [document.index(f"\n## {heading}\n") for heading in HEADINGS]
+    assert positions == sorted(positions)
+    assert "**Verdict: SAFE TO RUN**" in document
+    table = [line for line in document.splitlines() if re.match(r"^\| [1-6] \| ", line)]
+    assert [line.split(" | ")[2] for line in table] == CHECKS
+    # what the tool cannot know is marked unknown and listed as a gate
+    gates = document.split("**Unresolved gates:**")[1].split("\n## ")[0]
+    assert "data owner of" in gates and "unknown" in gates and "retention" in gates
+    # the seed's change, old -> new, and the control partition outside the scope
+    assert "trip_id 1003: fare 30.00 → 12.00" in document
+    assert "**Control:** 2026-02-28" in document
+    assert planned.rows() == planned.published
+
+
+def test_the_seed_review_is_safe_to_run_on_six_checks(planned):
+    review = planned.seed["review"]
+    assert [c["check"] for c in review["checks"]] == CHECKS
+    assert [c["number"] for c in review["checks"]] == [1, 2, 3, 4, 5, 6]
+    assert {c["severity"] for c in review["checks"]} == {"ok"}, review
+    assert review["verdict"] == "SAFE TO RUN"
+    assert "2026-03-04" in review["checks"][3]["finding"]  # the watermark's value, before and after
+
+
+def test_a_small_single_partition_backfill_is_not_flagged_as_risky(planned):
+    out = planned.dir / "backfills" / "one_day.yml"
+    result = planned.plan("fct_trips", ["2026-03-02"], "--out", str(out))
+    assert result.returncode == 0, result.output
+    review = yaml.safe_load(out.read_text())["review"]
+    assert review["verdict"] == "SAFE TO RUN"
+    assert {c["severity"] for c in review["checks"]} == {"ok"}
+    assert "batching it would be over-engineering" in review["checks"][0]["finding"]
+    assert "Review: SAFE TO RUN" in result.stdout
+
+
+def test_cost_comes_from_the_planner_per_partition_with_a_total(planned):
+    cost = planned.seed["cost"]
+    source_rows = planned.query("select count(*) from raw.trip_events")[0][0]
+    partition_rows = {p["value"]: p["target_before"]["row_count"] for p in planned.seed["partitions"]}
+    for estimate in cost["partitions"]:
+        # each build evaluates the whole model, so both builds read the whole source
+        assert estimate["build_read_rows"] == 2 * source_rows
+        assert estimate["apply_write_rows"] >= partition_rows[estimate["value"]]
+        if planned.adapter == "postgres":
+            assert estimate["build_read_bytes"] > estimate["build_read_rows"]  # rows x the planner's row width
+        else:
+            assert estimate["build_read_bytes"] is None  # DuckDB's plan carries no row width
+    assert cost["total"]["build_read_rows"] == sum(e["build_read_rows"] for e in cost["partitions"])
+    assert cost["total"]["apply_write_rows"] == sum(e["apply_write_rows"] for e in cost["partitions"])
+    assert cost["over"] == []
+
+
+def test_a_cost_over_the_threshold_is_a_warning_and_asks_to_restructure(planned):
+    out = planned.dir / "backfills" / "costly.yml"
+    result = planned.plan("fct_trips_variant", DAYS, "--out", str(out), "--vars", "{variant_cost_warning: {rows: 10}}")
+    assert result.returncode == 0, result.output
+    packet = yaml.safe_load(out.read_text())
+    assert packet["cost"]["over"] and "threshold 10" in packet["cost"]["over"][0]
+    assert packet["review"]["checks"][4]["severity"] == "warn"
+    assert packet["review"]["verdict"] == "RESTRUCTURE FIRST"
+    assert packet["review"]["reason"].startswith("Cost and rate known: the builds read an estimated")
+    assert "Cost warning: the builds read an estimated" in result.stdout
+    assert planned.rows() == planned.published
+
+
+def test_the_change_summary_compares_bucket_digests_first_and_shows_old_and_new(planned):
+    changes = {p["value"]: p["changes"] for p in planned.seed["partitions"]}
+    assert (changes["2026-03-01"]["added"], changes["2026-03-01"]["removed"], changes["2026-03-01"]["changed"]) == (0, 0, 1)
+    [fix] = changes["2026-03-01"]["sample"]
+    assert fix["key"] == "1003" and fix["columns"]["fare"] == {"old": "30.00", "new": "12.00"}
+    assert changes["2026-03-01"]["buckets"]["differing"] == 1  # one fixed trip: one bucket's rows were joined
+    assert changes["2026-03-02"]["sample"][0]["columns"]["fare"] == {"old": "50.00", "new": "0.00"}
+    assert changes["2026-03-03"]["buckets"]["differing"] == 0 and changes["2026-03-03"]["sample"] == []
+
+
+def test_keys_added_and_removed_are_sampled(planned):
+    out = planned.dir / "backfills" / "moved.yml"
+    result = planned.plan("fct_trips_variant", ["2026-03-01", "2026-03-02"], "--out", str(out),
+                          "--vars", "{move_trip: 1001}")
+    assert result.returncode == 0, result.output
+    changes = {p["value"]: p["changes"] for p in yaml.safe_load(out.read_text())["partitions"]}
+    assert changes["2026-03-01"]["removed_keys"] == ["1001"] and changes["2026-03-01"]["removed"] == 1
+    assert changes["2026-03-02"]["added_keys"] == ["1001"] and changes["2026-03-02"]["added"] == 1
+
+
+def test_reconciliation_gates_are_evaluated_per_partition_and_recorded(planned):
+    gates = planned.seed["gates"]
+    kinds = sorted({g["check"] for g in gates})
+    assert kinds == ["no_new_nulls:fare", "no_new_nulls:status", "row_count_change_pct", "total_matches_control:fare"]
+    assert len(gates) == 4 * len(DAYS) and all(g["passed"] for g in gates)
+    control = {g["partition"]: g for g in gates if g["check"] == "total_matches_control:fare"}
+    fares = {p["value"]: Decimal(p["fingerprint"]["totals"]["fare"]) for p in planned.seed["partitions"]}
+    for day in DAYS:
+        assert Decimal(control[day]["observed"]) == fares[day]
+        assert Decimal(control[day]["expected"].split(" ")[0]) == fares[day]
+    assert sum(fares.values()) == Decimal("349.00")
+
+
+def test_the_control_partition_is_the_nearest_one_outside_the_scope(planned):
+    control = planned.seed["control"]
+    assert control["value"] == "2026-02-28" and control["value"] not in DAYS
+    assert control["fingerprint"]["row_count"] == planned.query(
+        "select count(*) from analytics.fct_trips where trip_date = '2026-02-28'")[0][0]
+
+
+def test_the_plan_lists_the_models_downstream_in_order_with_their_mapping(planned):
+    downstream = {d["model"]: d for d in planned.seed["downstream"]}
+    assert downstream["daily_fares"]["mapping"] == "same_partitions"
+    assert downstream["daily_fares"]["parents"] == ["fct_trips"]
+    document = planned.seed_path.with_suffix(".md").read_text()
+    order = document.split("\n## Order\n")[1].split("\n## ")[0]
+    assert order.index("`fct_trips`") < order.index("`daily_fares` (after fct_trips)")
+
+
+# -- apply: canary, batches, control, cascade ----------------------------------------------------------------
+
+def plan_and_approve(project, *extra):
+    path = project.dir / "backfills" / f"run{len(project.packets())}.yml"
+    result = project.plan("fct_trips", DAYS, "--out", str(path), *extra)
+    assert result.returncode == 0, result.output
+    assert project.approve(path).returncode == 0
+    return path
+
+
+def audit_events(project, run_id):
+    return [r[0] for r in project.query(f"select event from analytics_backfill.dbt_backfill_audit "
+                                        f"where run_id = '{run_id}' order by recorded_at")]
+
+
+def test_apply_replaces_the_canary_first_then_batches_with_a_checkpoint_after_each(trips):
+    path = plan_and_approve(trips)
+    result = trips.backfill("apply", str(path), "--batch-size", "1", "--json")
+    assert result.returncode == 0, result.output
+    checkpoints = result.json()["checkpoints"]
+    assert [c["label"] for c in checkpoints] == ["canary", "batch ending 2026-03-02", "batch ending 2026-03-03"]
+    assert [c["partitions"] for c in checkpoints] == [[d] for d in DAYS]
+    assert {c["control"] for c in checkpoints} == {"2026-02-28"}
+    assert trips.query(f"select sum(fare) from analytics.fct_trips where trip_date in {in_list(DAYS)}") == [(Decimal("349.00"),)]
+    run_id = yaml.safe_load(path.read_text())["run_id"]
+    events = audit_events(trips, run_id)
+    assert events.count("checkpoint") == 3
+    assert events.index("partition_replaced") < events.index("checkpoint")  # the canary, then its checkpoint
+
+
+def test_a_control_partition_that_changed_since_the_plan_stops_apply_before_anything(trips):
+    path = plan_and_approve(trips)
+    trips.query("update analytics.fct_trips set fare = fare + 1 where trip_date = '2026-02-28'")
+    before = trips.query(f"select * from analytics.fct_trips where trip_date in {in_list(DAYS)} order by trip_id")
+    result = trips.backfill("apply", str(path))
+    assert result.returncode == 3, result.output
+    assert "control partition 2026-02-28, outside the backfill, changed since the plan" in result.stderr
+    assert "The target is unchanged" in result.stderr
+    assert trips.query(f"select * from analytics.fct_trips where trip_date in {in_list(DAYS)} order by trip_id") == before
+
+
+@pytest.mark.postgres
+def test_a_failed_checkpoint_after_the_canary_stops_before_the_next_batch(postgres_server, project_template, tmp_path,
+                                                                          request):
+    project = new_project("postgres", request, project_template, tmp_path).publish_stale_target()
+    try:
+        path = plan_and_approve(project)
+        packet = yaml.safe_load(path.read_text())
+        hold = FaultLock(project)
+        applying = start(project, ["apply", str(path)], fault_point="after_commit")
+        try:
+            wait_until(reached(project, "after_commit"), "the canary's commit")
+            project.query("update analytics.fct_trips set status = 'tampered' where trip_date = '2026-02-28'")
+        finally:
+            hold.release()
+        stdout, stderr = applying.communicate()
+        assert applying.returncode == 3, stdout + stderr
+        assert "the checkpoint after the canary failed: control partition 2026-02-28" in stderr
+        assert "Partitions replaced: 2026-03-01 (committed; `rollback` restores them" in stderr
+        fares = dict(project.query(f"select cast(trip_date as text), sum(fare) from analytics.fct_trips "
+                                   f"where trip_date in {in_list(DAYS)} group by 1"))
+        approved = {p["value"]: Decimal(p["fingerprint"]["totals"]["fare"]) for p in packet["partitions"]}
+        before = {p["value"]: Decimal(p["target_before"]["totals"]["fare"]) for p in packet["partitions"]}
+        assert fares == {"2026-03-01": approved["2026-03-01"], "2026-03-02": before["2026-03-02"],
+                         "2026-03-03": before["2026-03-03"]}
+        assert "checkpoint_failed" in audit_events(project, packet["run_id"])
+    finally:
+        project.close()
+
+
+def test_apply_cascade_rebuilds_the_downstream_model_behind_the_root_each_behind_its_own_gates(trips):
+    daily = "select cast(trip_date as varchar), trips, fares from analytics.daily_fares"
+    stale = dict((d, (t, f)) for d, t, f in trips.query(daily))
+    path = plan_and_approve(trips)
+    result = trips.backfill("apply", str(path), "--cascade")
+    assert result.returncode == 0, result.output
+    # 2026-03-03 of fct_trips did not change, so neither does its day in daily_fares: equal already, skipped
+    assert "Cascade: daily_fares applied: 2 partition(s) replaced, 1 already equal" in result.stdout
+    now = dict((d, (t, f)) for d, t, f in trips.query(daily))
+    truth = dict(trips.query("select cast(trip_date as varchar), sum(fare) from analytics.fct_trips group by 1"))
+    for day in DAYS:
+        assert now[day][1] == truth[day]
+    assert sum(stale[d][1] for d in DAYS) == Decimal("417.00")
+    assert sum(now[d][1] for d in DAYS) == Decimal("349.00")
+    for day in NEIGHBOUR_DAYS:
+        assert now[day] == stale[day]
+    root = yaml.safe_load(path.read_text())
+    [child_path] = (trips.dir / "backfills").glob("daily_fares__*__cascade.yml")
+    child = yaml.safe_load(child_path.read_text())
+    assert child["cascade_of"] == {"run_id": root["run_id"], "packet_sha256": root["approval"]["packet_sha256"]}
+    assert child["approval"]["approved_by"] == f"Dana Owner (cascade of {root['run_id']})"
+    assert child["gates"] and all(g["passed"] for g in child["gates"])
+    verify = trips.backfill("verify", str(child_path))
+    assert verify.returncode == 0, verify.output
+
+
+def test_a_cascade_stops_at_a_downstream_plan_that_is_not_safe_to_run_with_the_root_applied(trips):
+    daily = "select * from analytics.daily_fares order by trip_date"
+    stale = trips.query(daily)
+    path = plan_and_approve(trips)
+    result = trips.backfill("apply", str(path), "--cascade", "--vars", "{daily_fares_cost_warning: {rows: 1}}")
+    assert result.returncode == 3, result.output
+    assert "cascade stopped at daily_fares: its plan is reviewed RESTRUCTURE FIRST (Cost and rate known" in result.stderr
+    assert "The root fct_trips is applied; daily_fares and the models after it are unchanged." in result.stderr
+    assert trips.query(f"select sum(fare) from analytics.fct_trips where trip_date in {in_list(DAYS)}") == [(Decimal("349.00"),)]
+    assert trips.query(daily) == stale
+    [child_path] = (trips.dir / "backfills").glob("daily_fares__*__cascade.yml")
+    assert yaml.safe_load(child_path.read_text())["approval"] is None  # left for a person
+
+
+# -- the pure-dbt path ------------------------------------------------------------------------------------
+
+def test_pure_dbt_plan_and_apply_need_the_recorded_packets_sha256(trips):
+    target_rows = trips.rows()
+    plan = trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
+                     json.dumps({"model": "fct_trips", "partitions": DAYS}))
+    assert plan.returncode == 0, plan.output
+    recorded = plan.result("plan_backfill")
+    assert recorded["verdict"] == "SAFE TO RUN"
+    for heading in HEADINGS:
+        assert f"## {heading}" in plan.stdout
+    assert trips.rows() == target_rows
+    [(text,)] = trips.query(f"select detail from analytics_backfill.dbt_backfill_audit "
+                            f"where event = 'packet_recorded' and run_id = '{recorded['run_id']}'")
+    packet = json.loads(text)
+    # the same SQL as `dbt compile --full-refresh`, so the same builds as the CLI's plan
+    cli = trips.plan("fct_trips", DAYS, "--out", str(trips.dir / "backfills" / "cli.yml"))
+    assert cli.returncode == 0, cli.output
+    cli_packet = yaml.safe_load((trips.dir / "backfills" / "cli.yml").read_text())
+    assert [p["fingerprint"] for p in packet["partitions"]] == [p["fingerprint"] for p in cli_packet["partitions"]]
+    assert packet["code"]["compiled_sql_sha256"] == cli_packet["code"]["compiled_sql_sha256"]
+
+    def apply_with(sha, by="Dana Owner"):
+        return trips.dbt("run-operation", "dbt_backfill.apply_backfill", "--args",
+                         json.dumps({"run_id": recorded["run_id"], "approved_sha256": sha, "approved_by": by}))
+
+    wrong = apply_with("0" * 64)
+    assert wrong.returncode != 0 and wrong.result("refused")["reason"] == "approval_mismatch"
+    assert "The target is unchanged" in wrong.result("refused")["message"]
+    assert trips.rows() == target_rows
+
+    applied = apply_with(recorded["packet_sha256"])
+    assert applied.returncode == 0, applied.output
+    assert trips.query(f"select sum(fare) from analytics.fct_trips where trip_date in {in_list(DAYS)}") == [(Decimal("349.00"),)]
+    assert trips.query(f"select approved_by, packet_sha256 from analytics_backfill.dbt_backfill_audit "
+                       f"where event = 'approved' and run_id = '{recorded['run_id']}'") == [
+        ("Dana Owner", recorded["packet_sha256"])]
+    verified = trips.dbt("run-operation", "dbt_backfill.verify_backfill", "--args", json.dumps({"run_id": recorded["run_id"]}))
+    assert verified.returncode == 0, verified.output
+
+    rolled_back = trips.dbt("run-operation", "dbt_backfill.rollback_backfill", "--args",
+                            json.dumps({"run_id": recorded["run_id"]}))
+    assert rolled_back.returncode == 0, rolled_back.output
+    assert trips.rows() == target_rows
+
+    # an edit of the recorded packet voids the approval
+    trips.query(f"update analytics_backfill.dbt_backfill_audit set detail = replace(detail, '\"batch_size\": 5', "
+                f"'\"batch_size\": 50') where event = 'packet_recorded' and run_id = '{recorded['run_id']}'")
+    tampered = apply_with(recorded["packet_sha256"])
+    assert tampered.returncode != 0 and tampered.result("refused")["reason"] == "approval_mismatch"
+    assert trips.rows() == target_rows
