@@ -13,7 +13,7 @@
   {% for source in sources %}
     {% do source_estimates.append(dbt_backfill.estimate_query('select * from ' ~ dbt_backfill._relation(source))) %}
   {% endfor %}
-  {% set read_rows = source_estimates | map(attribute='rows') | select('number') | sum %}
+  {% set read_rows = none if (source_estimates | selectattr('rows', 'none') | list) else source_estimates | map(attribute='rows') | sum %}
   {% set read_bytes = none if (source_estimates | selectattr('bytes', 'none') | list) else source_estimates | map(attribute='bytes') | sum %}
 
   {% set partitions = [] %}
@@ -22,11 +22,11 @@
         dbt_backfill._partition_predicate(scope.partition_column, plan.value))) %}
     {% do partitions.append({
         'value': plan.value,
-        'build_read_rows': 2 * read_rows,
+        'build_read_rows': none if read_rows is none else 2 * read_rows,
         'build_read_bytes': none if read_bytes is none else 2 * read_bytes,
-        'build_write_rows': 2 * output.rows,
+        'build_write_rows': none if output.rows is none else 2 * output.rows,
         'build_write_bytes': none if output.bytes is none else 2 * output.bytes,
-        'apply_write_rows': plan.target_before.row_count + output.rows,
+        'apply_write_rows': none if output.rows is none else plan.target_before.row_count + output.rows,
     }) %}
   {% endfor %}
   {% do dbt_backfill._commit() %}
@@ -37,7 +37,7 @@
     {% do total.update({measure: none if (values | select('none') | list) else values | sum}) %}
   {% endfor %}
   {% set over = [] %}
-  {% if total.build_read_rows > warn_rows %}
+  {% if total.build_read_rows is not none and total.build_read_rows > warn_rows %}
     {% do over.append('the builds read an estimated ' ~ total.build_read_rows ~ ' rows (threshold ' ~ warn_rows ~ ')') %}
   {% endif %}
   {% if total.build_read_bytes is not none and total.build_read_bytes > warn_bytes %}

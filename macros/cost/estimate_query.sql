@@ -18,9 +18,17 @@
   {{ return({'rows': found.group(1) | int, 'bytes': (found.group(1) | int) * (found.group(2) | int)}) }}
 {% endmacro %}
 
-{# DuckDB: the top operator's estimated cardinality; DuckDB's plan carries no row width. #}
+{# DuckDB: the estimated cardinality of the top operator that carries one (an EMPTY_RESULT is proven empty);
+   DuckDB's plan carries no row width. #}
 {% macro duckdb__estimate_query(sql) %}
   {% set plan = fromjson(dbt_backfill._execute('explain (format json) ' ~ sql).rows[0][1]) %}
-  {% set cardinality = ((plan[0] if plan else {}).get('extra_info') or {}).get('Estimated Cardinality') %}
-  {{ return({'rows': (cardinality | int) if cardinality is not none else none, 'bytes': none}) }}
+  {% set nodes = plan[:1] %}
+  {% for _ in range(50) if nodes %}
+    {% set node = nodes.pop(0) %}
+    {% if node.name == 'EMPTY_RESULT' %}{{ return({'rows': 0, 'bytes': none}) }}{% endif %}
+    {% set cardinality = (node.get('extra_info') or {}).get('Estimated Cardinality') %}
+    {% if cardinality is not none %}{{ return({'rows': cardinality | int, 'bytes': none}) }}{% endif %}
+    {% do nodes.extend((node.get('children') or [])[:1]) %}
+  {% endfor %}
+  {{ return({'rows': none, 'bytes': none}) }}
 {% endmacro %}

@@ -79,8 +79,8 @@
     {% set c = plan.cost.partitions[loop.index0] %}
     {% do l.append('| ' ~ p.value ~ ' | ' ~ p.target_before.row_count ~ ' | ' ~ p.builds.a.row_count ~ ' | ' ~ p.changes.added ~ ' | '
         ~ p.changes.removed ~ ' | ' ~ p.changes.changed ~ ' | ' ~ ('yes' if p.builds_equal else '**no**') ~ ' | '
-        ~ p.changes.buckets.differing ~ ' of ' ~ p.changes.buckets.target ~ ' | ' ~ c.build_read_rows ~ ' | '
-        ~ dbt_backfill._human_bytes(c.build_read_bytes) ~ ' | ' ~ c.apply_write_rows ~ ' |') %}
+        ~ p.changes.buckets.differing ~ ' of ' ~ p.changes.buckets.target ~ ' | ' ~ (c.build_read_rows if c.build_read_rows is not none else 'unknown')
+        ~ ' | ' ~ dbt_backfill._human_bytes(c.build_read_bytes) ~ ' | ' ~ (c.apply_write_rows if c.apply_write_rows is not none else 'unknown') ~ ' |') %}
   {% endfor %}
   {% do l.append('') %}
   {% do l.append('Estimates are the planner\'s (' ~ plan.cost.source ~ '); each build evaluates the whole model, so it reads every source in full. Threshold: '

@@ -87,6 +87,10 @@
   {% if cost.over %}
     {% do checks.append({'check': 'Cost and rate known', 'severity': 'warn', 'finding': cost.over | join('; '),
         'safe_alternative': 'backfill fewer partitions per run, or raise meta.backfill.cost_warning knowingly'}) %}
+  {% elif cost.total.build_read_rows is none or cost.total.apply_write_rows is none %}
+    {% do checks.append({'check': 'Cost and rate known', 'severity': 'unknown',
+        'finding': 'the database planner gave no row estimate for part of the work',
+        'safe_alternative': 'estimate the source sizes by other means before running a large range'}) %}
   {% else %}
     {% do checks.append({'check': 'Cost and rate known', 'severity': 'ok',
         'finding': 'builds read ~' ~ cost.total.build_read_rows ~ ' rows'

@@ -57,6 +57,9 @@
   {% set control = dbt_backfill._control_partition(target_relation, scope, partitions) %}
   {% set watermark_before = dbt_backfill.watermark_state(watermark, target_relation) if watermark else none %}
   {% do dbt_backfill._commit() %}
+  {% do dbt_backfill._step('estimating the cost with the database planner',
+      'estimating the cost with the database planner (EXPLAIN of the model and its sources) failed (see the error '
+      ~ 'below). Nothing was built and the target is unchanged.') %}
   {% set cost = dbt_backfill._backfill_cost(model_sql, sources, scope, partition_plans,
       (cost_warning.get('rows') or 100000000) | int, (cost_warning.get('bytes') or 10737418240) | int) %}
 
@@ -82,6 +85,8 @@
     {% endfor %}
   {% endfor %}
 
+  {% do dbt_backfill._step('fingerprinting and comparing the builds', 'fingerprinting or comparing the builds failed (see '
+      ~ 'the error below). The stages are left in ' ~ stage_schema ~ '; no packet was written and the target is unchanged.') %}
   {% set planned = [] %}
   {% set stages = [] %}
   {% for plan in partition_plans %}
@@ -165,6 +170,8 @@
       'downstream': dbt_backfill._downstream_models(model, scope.partition_column.name) if model else [],
       'batch_size': batch_size | int,
   } %}
+  {% do dbt_backfill._step('reviewing the plan', 'reviewing the plan and writing its document failed (see the error '
+      ~ 'below). The stages are left in ' ~ stage_schema ~ '; no packet was written and the target is unchanged.') %}
   {% do plan.update({'review': dbt_backfill._review(plan)}) %}
   {% do plan.update({'markdown': dbt_backfill._plan_markdown(plan, commands)}) %}
 
