@@ -1,0 +1,363 @@
+"""dbt-backfill benchmarks on PostgreSQL: every figure is a ratio against a baseline measured in the same run.
+
+    python bench/run.py            the full sizes (10M-row partitions; run by hand, tens of minutes)
+    python bench/run.py --quick    small sizes, a minute or two: proves the harness runs (the test suite runs it)
+    python bench/run.py --only P1,P4 --json results.json
+
+It starts its own throwaway PostgreSQL cluster (or uses DBT_BACKFILL_TEST_PG_HOST/_PORT/_USER/_PASSWORD), builds
+the data with generate_series, and drives the real `dbt` and `dbt-backfill` commands. Times are the best of
+`--repeat` runs (warm cache); a ratio is ours over the baseline.
+
+  P1  canonical fingerprint of one partition  vs  COPY (the material columns) TO '/dev/null' (the floor for
+      anything that reads row content), data-diff's md5-sum checksum, count(*), rows fetched and hashed in Python
+  P2  apply of one partition                   in a 100-partition table vs a 10-partition table (same partition)
+  P3  plan + approve + apply of 3 partitions   vs dbt's microbatch backfill of the same days
+  P4  plan + approve + apply, the seed         vs one `dbt run -s fct_trips`
+  P5  peak memory of plan (client, server)     at a 10x larger partition
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import yaml
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tests"))  # the suite's throwaway cluster and seed project, reused as they are
+
+from postgres_cluster import PostgresServer, ThrowawayCluster, server_from_environment  # noqa: E402
+
+BIN = Path(sys.executable).parent
+PASSWORD_VARIABLE = "DBT_ENV_SECRET_BENCH_PASSWORD"
+COLUMNS = "event_id, day, event_ts, customer, amount, status, updated_at"
+FIRST_DAY = "2026-01-01"
+
+SIZES = {
+    "quick": {"p1_rows": 20_000, "p2_rows": 2_000, "p3_rows": 5_000, "p5_rows": (5_000, 50_000), "repeat": 1},
+    "full": {"p1_rows": 10_000_000, "p2_rows": 100_000, "p3_rows": 1_000_000, "p5_rows": (1_000_000, 10_000_000),
+             "repeat": 2},
+}
+
+
+def day(offset: int) -> str:
+    return (dt.date.fromisoformat(FIRST_DAY) + dt.timedelta(days=offset)).isoformat()
+
+
+@dataclass
+class Result:
+    measure: str
+    figures: dict[str, Any] = field(default_factory=dict)
+    ratios: dict[str, float] = field(default_factory=dict)
+    target: str = ""
+    met: bool | None = None
+
+
+class Bench:
+    """One database, the bench dbt project beside the package, and the commands a user would type."""
+
+    def __init__(self, server: PostgresServer, workdir: Path, repeat: int) -> None:
+        self.server = server
+        self.repeat = repeat
+        self.database = "bench_" + uuid.uuid4().hex[:8]
+        server.create_database(self.database)
+        self.connection = server.connect(self.database)
+        self.dir = workdir / "project"
+        shutil.copytree(REPO / "bench" / "project", self.dir)
+        (self.dir / "packages.yml").write_text(yaml.safe_dump({"packages": [{"local": str(REPO)}]}))
+        (self.dir / "profiles.yml").write_text(yaml.safe_dump({"dbt_backfill_bench": {"target": "pg", "outputs": {"pg": {
+            "type": "postgres", "host": server.host, "port": server.port, "user": server.user,
+            "password": "{{ env_var('" + PASSWORD_VARIABLE + "') }}", "dbname": self.database, "schema": "analytics",
+            "threads": 1}}}}))
+        self.env = {**os.environ, PASSWORD_VARIABLE: server.password, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+        self.env.pop("DBT_PROFILES_DIR", None)
+        self.command("dbt", "deps")
+
+    # -- running things ----------------------------------------------------------------------------------
+    def command(self, program: str, *args: str, project_dir: Path | None = None) -> subprocess.CompletedProcess:
+        project = project_dir or self.dir
+        completed = subprocess.run([str(BIN / program), *args, "--project-dir", str(project), "--profiles-dir",
+                                    str(project)], cwd=project, env=self.env, capture_output=True, text=True)
+        if completed.returncode != 0:
+            raise RuntimeError(f"{program} {' '.join(args)} failed:\n{completed.stdout[-3000:]}\n{completed.stderr[-2000:]}")
+        return completed
+
+    def sql(self, statement: str) -> list[tuple]:
+        with self.connection.cursor() as cursor:
+            cursor.execute(statement)
+            return cursor.fetchall() if cursor.description else []
+
+    def best(self, action: Callable[[], Any], repeat: int | None = None) -> float:
+        times = []
+        for _ in range(repeat or self.repeat):
+            started = time.perf_counter()
+            action()
+            times.append(time.perf_counter() - started)
+        return min(times)
+
+    def events_table(self, name: str, days: int, rows_per_day: int) -> None:
+        """bench_raw.<name>: `rows_per_day` events on each of `days` days, unique event_id, realistic types."""
+        self.sql("create schema if not exists bench_raw")
+        self.sql(f"drop table if exists bench_raw.{name}")
+        self.sql(f"""
+            create table bench_raw.{name} as
+            select g as event_id,
+                   date '{FIRST_DAY}' + ((g - 1) / {rows_per_day})::int as day,
+                   timestamp '{FIRST_DAY}' + ((g - 1) / {rows_per_day})::int * interval '1 day'
+                       + ((g - 1) % {rows_per_day}) * (interval '1 day' / {rows_per_day}) as event_ts,
+                   'customer_' || (g % 1000) as customer,
+                   round((g % 10000) / 100.0, 2)::numeric(12, 2) as amount,
+                   case when g % 7 = 0 then 'refunded' else 'completed' end as status,
+                   timestamptz '{FIRST_DAY} 00:00:00+00' + g * interval '1 second' as updated_at
+            from generate_series(1, {days * rows_per_day}) g""")
+        self.sql(f"create index on bench_raw.{name} (day)")
+        self.sql(f"vacuum analyze bench_raw.{name}")
+
+    def publish(self, table: str, alias: str) -> str:
+        variables = json.dumps({"events_table": table, "fact_alias": alias})
+        self.command("dbt", "run", "-s", "events_fact", "--vars", variables)
+        self.sql(f"vacuum analyze analytics.{alias}")
+        return variables
+
+    def backfill(self, days: list[str], variables: str, correct: str) -> float:
+        """Correct the source on `days`, then plan, approve and apply them; returns the apply's seconds."""
+        self.sql(correct)
+        packet = self.dir / "backfills" / f"{uuid.uuid4().hex[:8]}.yml"
+        self.command("dbt-backfill", "plan", "events_fact", "--partitions", ",".join(days), "--vars", variables,
+                     "--out", str(packet))
+        subprocess.run([str(BIN / "dbt-backfill"), "approve", str(packet), "--by", "bench"], check=True,
+                       capture_output=True, env=self.env)
+        started = time.perf_counter()
+        self.command("dbt-backfill", "apply", str(packet), "--vars", variables)
+        return time.perf_counter() - started
+
+    def close(self) -> None:
+        self.connection.close()
+        self.server.drop_database(self.database)
+
+
+def query_seconds(dbt_json_log: str, marker: str) -> float:
+    """The database time dbt logged (SQLQueryStatus) for the statements whose SQL contains `marker`."""
+    seconds, last_sql = 0.0, ""
+    for line in dbt_json_log.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        name = event.get("info", {}).get("name")
+        if name == "SQLQuery":
+            last_sql = event.get("data", {}).get("sql", "")
+        elif name == "SQLQueryStatus" and marker in last_sql:
+            seconds += float(event["data"]["elapsed"])
+    if not seconds:
+        raise RuntimeError(f"dbt logged no statement containing {marker!r}")
+    return seconds
+
+
+# -- the measures --------------------------------------------------------------------------------------------
+
+def p1_fingerprint(bench: Bench, rows: int) -> Result:
+    bench.events_table("p1_events", 1, rows)
+    where = f"day = date '{FIRST_DAY}'"
+    copy_s = bench.best(lambda: bench.sql(f"copy (select {COLUMNS} from bench_raw.p1_events where {where}) to '/dev/null'"))
+    count_s = bench.best(lambda: bench.sql(f"select count(*) from bench_raw.p1_events where {where}"))
+    md5_s = bench.best(lambda: bench.sql(
+        f"select count(*), sum(('x' || substring(md5(concat({COLUMNS})), 18))::bit(60)::bigint) "
+        f"from bench_raw.p1_events where {where}"))
+
+    def python_hash() -> None:
+        digest = hashlib.sha256()
+        with bench.connection.cursor(name="bench_fetch") as cursor:  # server-side: streamed, not loaded whole
+            cursor.itersize = 50_000
+            cursor.execute(f"select {COLUMNS} from bench_raw.p1_events where {where}")
+            for row in cursor:
+                digest.update(hashlib.sha256("|".join(map(str, row)).encode()).digest())
+    bench.connection.autocommit = False
+    python_s = bench.best(python_hash)
+    bench.connection.rollback()
+    bench.connection.autocommit = True
+
+    def fingerprint() -> float:
+        """The fingerprint query's own time in the database, as dbt measured and logged it (dbt's start-up and
+        parse are not the fingerprint's cost)."""
+        completed = bench.command("dbt", "--log-format", "json", "--log-level", "debug", "run-operation",
+                                  "dbt_backfill.fingerprint_partitions", "--args", json.dumps({
+                                      "target": {"database": bench.database, "schema": "bench_raw",
+                                                 "identifier": "p1_events"},
+                                      "partition_by": "day", "business_key": ["event_id"], "additive": ["amount"],
+                                      "material_columns": [c.strip() for c in COLUMNS.split(",")],
+                                      "partitions": [FIRST_DAY]}))
+        return query_seconds(completed.stdout, "as partition_digest")
+    fingerprint_s = min(fingerprint() for _ in range(bench.repeat))
+    ratio = fingerprint_s / copy_s
+    return Result("P1 canonical fingerprint of one partition", {
+        "rows": rows, "fingerprint_s": fingerprint_s, "copy_floor_s": copy_s, "md5_sum_s": md5_s, "count_s": count_s,
+        "python_fetch_hash_s": python_s},
+        {"fingerprint / COPY floor": ratio, "md5-sum / COPY floor": md5_s / copy_s,
+         "python fetch+hash / COPY floor": python_s / copy_s, "count / COPY floor": count_s / copy_s},
+        "<= 2x the COPY floor and faster than the md5-sum", ratio <= 2 and fingerprint_s < md5_s)
+
+
+def p2_apply_vs_table_size(bench: Bench, rows: int) -> Result:
+    seconds = {}
+    for partitions in (10, 100):
+        table = f"p2_events_{partitions}"
+        bench.events_table(table, partitions, rows)
+        variables = bench.publish(table, f"p2_fact_{partitions}")
+        seconds[partitions] = bench.backfill([day(5)], variables,
+                                             f"update bench_raw.{table} set amount = amount + 1 where day = '{day(5)}'")
+    ratio = seconds[100] / seconds[10]
+    return Result("P2 apply of one partition vs table size", {
+        "rows_per_partition": rows, "apply_10_partitions_s": seconds[10], "apply_100_partitions_s": seconds[100]},
+        {"100-partition / 10-partition": ratio}, "<= 1.3x", ratio <= 1.3)
+
+
+def p3_against_microbatch(bench: Bench, rows: int) -> Result:
+    bench.events_table("p3_events", 10, rows)
+    variables = bench.publish("p3_events", "p3_fact")
+    microbatch_vars = json.dumps({"events_table": "p3_events", "microbatch_alias": "p3_microbatch"})
+    bench.command("dbt", "run", "-s", "events_microbatch", "--vars", microbatch_vars,
+                  "--event-time-start", day(0), "--event-time-end", day(10))
+    days = [day(2), day(3), day(4)]
+    bench.sql(f"update bench_raw.p3_events set amount = amount + 1 where day in ('{days[0]}', '{days[1]}', '{days[2]}')")
+    microbatch_s = bench.best(lambda: bench.command(
+        "dbt", "run", "-s", "events_microbatch", "--vars", microbatch_vars,
+        "--event-time-start", days[0], "--event-time-end", day(5)))
+    started = time.perf_counter()
+    bench.backfill(days, variables, "select 1")
+    ours_s = time.perf_counter() - started
+    ratio = ours_s / microbatch_s
+    return Result("P3 plan + approve + apply of 3 partitions vs dbt microbatch", {
+        "rows_per_partition": rows, "ours_s": ours_s, "microbatch_s": microbatch_s},
+        {"ours / microbatch": ratio}, "<= 2.5x", ratio <= 2.5)
+
+
+def p4_seed_scenario(bench: Bench, workdir: Path) -> Result:
+    from backends import PostgresBackend
+    from project import TripsProject, prepare_template
+    from dbt_backfill.demo import BACKFILL_DAYS
+    trips = TripsProject(PostgresBackend(bench.server, workdir / "p4"), prepare_template(workdir / "p4_template"),
+                         workdir / "p4" / "work").publish_stale_target()
+    try:
+        def dbt_run() -> None:
+            assert trips.dbt("run", "-s", "fct_trips").returncode == 0
+        run_s = bench.best(dbt_run)
+        started = time.perf_counter()
+        packet = trips.dir / "backfills" / "p4.yml"
+        assert trips.plan("fct_trips", BACKFILL_DAYS, "--out", str(packet)).returncode == 0
+        assert trips.approve(packet).returncode == 0
+        assert trips.backfill("apply", str(packet)).returncode == 0
+        ours_s = time.perf_counter() - started
+    finally:
+        trips.close()
+    ratio = ours_s / run_s
+    return Result("P4 plan + approve + apply of the seed scenario vs one dbt run", {
+        "ours_s": ours_s, "dbt_run_s": run_s}, {"ours / dbt run": ratio}, "<= 4x", ratio <= 4)
+
+
+def p5_memory(bench: Bench, sizes: tuple[int, int]) -> Result:
+    figures: dict[str, Any] = {"work_mem": bench.sql("show work_mem")[0][0]}
+    for rows in sizes:
+        table = f"p5_events_{rows}"
+        bench.events_table(table, 3, rows)
+        variables = bench.publish(table, f"p5_fact_{rows}")
+        bench.sql(f"update bench_raw.{table} set amount = amount + 1 where day = '{day(1)}'")
+        temp_before = bench.sql("select temp_bytes from pg_stat_database where datname = current_database()")[0][0]
+        # the client's peak: the largest resident set of any process the plan started (the CLI, dbt)
+        probe = subprocess.run([sys.executable, "-c",
+                                "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True); "
+                                "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
+                                str(BIN / "dbt-backfill"), "plan", "events_fact", "--partitions", day(1), "--vars",
+                                variables, "--out", str(bench.dir / "backfills" / f"p5_{rows}.yml"),
+                                "--project-dir", str(bench.dir), "--profiles-dir", str(bench.dir)],
+                               env=bench.env, capture_output=True, text=True, cwd=bench.dir)
+        if probe.returncode != 0:
+            raise RuntimeError(f"plan for P5 failed:\n{probe.stdout[-2000:]}\n{probe.stderr[-2000:]}")
+        time.sleep(0.6)  # pg_stat_database is flushed by the backend at most every 500 ms
+        temp_after = bench.sql("select temp_bytes from pg_stat_database where datname = current_database()")[0][0]
+        figures[f"client_peak_rss_mb_{rows}"] = int(probe.stdout.strip().splitlines()[-1]) / 1024
+        figures[f"server_temp_spill_mb_{rows}"] = (temp_after - temp_before) / 2 ** 20
+    small, large = sizes
+    client_ratio = figures[f"client_peak_rss_mb_{large}"] / figures[f"client_peak_rss_mb_{small}"]
+    return Result("P5 peak memory of plan", figures, {f"client peak at {large} / at {small} rows": client_ratio},
+                  "bounded: no growth with partition size (the server's sorts stay within work_mem and spill)",
+                  client_ratio <= 1.2)
+
+
+MEASURES = {"P1": lambda b, s, w: p1_fingerprint(b, s["p1_rows"]),
+            "P2": lambda b, s, w: p2_apply_vs_table_size(b, s["p2_rows"]),
+            "P3": lambda b, s, w: p3_against_microbatch(b, s["p3_rows"]),
+            "P4": lambda b, s, w: p4_seed_scenario(b, w),
+            "P5": lambda b, s, w: p5_memory(b, s["p5_rows"])}
+
+
+def machine() -> str:
+    cpus = os.cpu_count()
+    memory = ""
+    try:
+        kib = int(next(l for l in Path("/proc/meminfo").read_text().splitlines() if l.startswith("MemTotal")).split()[1])
+        memory = f", {kib / 2 ** 20:.1f} GiB RAM"
+    except (OSError, StopIteration, ValueError):
+        pass
+    return f"{platform.machine()}, {cpus} CPUs{memory}, {platform.system()} {platform.release()}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes (CI): the harness runs, figures are noise")
+    parser.add_argument("--only", default=",".join(MEASURES), help="comma-separated measures, e.g. P1,P4")
+    parser.add_argument("--json", type=Path, default=None, help="also write the results as JSON here")
+    args = parser.parse_args(argv)
+    sizes = SIZES["quick" if args.quick else "full"]
+    chosen = [m.strip().upper() for m in args.only.split(",") if m.strip()]
+    unknown = [m for m in chosen if m not in MEASURES]
+    if unknown:
+        parser.error(f"unknown measure(s) {', '.join(unknown)}; known: {', '.join(MEASURES)}")
+
+    cluster = None
+    server = server_from_environment()
+    if server is None:
+        cluster = ThrowawayCluster()
+        server = cluster.server = cluster.start()
+    workdir = Path(tempfile.mkdtemp(prefix="dbt_backfill_bench_"))
+    results: list[Result] = []
+    try:
+        bench = Bench(server, workdir, sizes["repeat"])
+        postgres = bench.sql("show server_version")[0][0]
+        print(f"dbt-backfill benchmarks ({'quick' if args.quick else 'full'} sizes) on PostgreSQL {postgres}, "
+              f"{machine()}", flush=True)
+        try:
+            for name in chosen:
+                result = MEASURES[name](bench, sizes, workdir)
+                results.append(result)
+                print(f"\n{result.measure}  (target: {result.target})", flush=True)
+                for key, value in result.figures.items():
+                    print(f"  {key:34s} {value:.3f}" if isinstance(value, float) else f"  {key:34s} {value}")
+                for key, value in result.ratios.items():
+                    print(f"  ratio {key:28s} {value:.2f}x")
+                print(f"  target {'met' if result.met else 'MISSED'}", flush=True)
+        finally:
+            bench.close()
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+        if cluster:
+            cluster.stop()
+    if args.json:
+        args.json.write_text(json.dumps([r.__dict__ for r in results], indent=2, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
