@@ -7,13 +7,8 @@
 #}
 {% macro rollback_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
                              approval={}) %}
-  {% do dbt_backfill.pin_session() %}
-  {% set target_relation = dbt_backfill._target_relation(target) %}
-  {% do dbt_backfill.acquire_target_lock(target_relation) %}
-  {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_columns) %}
-  {% set target_columns = dbt_backfill._column_names(target_relation) %}
-  {% set audit_fields = {'model': model, 'packet_sha256': approval.get('packet_sha256'), 'approved_by': approval.get('approved_by')} %}
-  {% do dbt_backfill._ensure_audit_table(target_relation) %}
+  {% set session = dbt_backfill._write_session(target, model, partition_by, business_key, additive, material_columns, approval) %}
+  {% set target_relation, scope, target_columns, audit_fields = session.relation, session.scope, session.columns, session.audit_fields %}
   {% set restored = [] %}
   {% for partition in partitions %}
     {% set started = modules.datetime.datetime.now() %}

@@ -1,5 +1,5 @@
 {#
-  The models downstream of `model_name` (from dbt's graph), in topological order (parents first, ties by name),
+  The models downstream of the `root` graph node (from dbt's graph), in topological order (parents first, ties by name),
   each with how the backfill's partitions map onto it:
     view / ephemeral      reads the target when queried: nothing to rebuild;
     same_partitions       a table with meta.backfill partitioned by the same column: the same partition values
@@ -8,10 +8,8 @@
                           its scope (a gate in the plan).
   Returns [{model, unique_id, order, materialized, mapping, partition_by, parents}].
 #}
-{% macro _downstream_models(model_name, partition_by) %}
+{% macro _downstream_models(root, partition_by) %}
   {% set models = graph.nodes.values() | selectattr('resource_type', 'equalto', 'model') | list %}
-  {% set root = models | selectattr('name', 'equalto', model_name) | first %}
-  {% if root is not defined or root is none %}{{ return([]) }}{% endif %}
   {% set children = {} %}
   {% for node in models %}
     {% for parent in node.depends_on.nodes %}

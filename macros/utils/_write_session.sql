@@ -1,0 +1,18 @@
+{#
+  What every operation that writes the target (apply, rollback) does first: pin the session, take the table's
+  backfill lock (refused when held), resolve the scope against the target, and make sure the audit table exists.
+  Returns {relation, scope, columns, audit_fields}; audit_fields are the columns every audit row of the run carries.
+#}
+{% macro _write_session(target, model, partition_by, business_key, additive, material_columns, approval) %}
+  {% do dbt_backfill.pin_session() %}
+  {% set target_relation = dbt_backfill._target_relation(target) %}
+  {% do dbt_backfill.acquire_target_lock(target_relation) %}
+  {% set session = {
+      'relation': target_relation,
+      'scope': dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_columns),
+      'columns': dbt_backfill._column_names(target_relation),
+      'audit_fields': {'model': model, 'packet_sha256': approval.get('packet_sha256'), 'approved_by': approval.get('approved_by')},
+  } %}
+  {% do dbt_backfill._ensure_audit_table(target_relation) %}
+  {{ return(session) }}
+{% endmacro %}
