@@ -1,9 +1,8 @@
-"""The canonical fingerprint algorithm (dbt_backfill/v1) written out in Python from its documentation, to check
-the SQL byte for byte. Input: rows as lists of canonical texts (None for NULL), the key's column positions."""
+"""The canonical fingerprint algorithm (dbt_backfill/v2) written out in Python from its documentation, to check
+the SQL byte for byte. Input: rows as lists of canonical texts (None for NULL), columns in name order."""
 from __future__ import annotations
 
 import hashlib
-from collections import defaultdict
 from typing import Optional, Sequence
 
 
@@ -18,11 +17,14 @@ def field(value: Optional[str]) -> str:
     return value.replace("\\", "\\\\").replace("|", "\\|")
 
 
-def partition_sha256(rows: Sequence[Sequence[Optional[str]]], key: Sequence[int] = ()) -> str:
-    buckets: dict[str, list[str]] = defaultdict(list)
-    for row in rows:
-        digest = _sha("|".join(field(v) for v in row))
-        bucket = _sha("|".join(field(row[i]) for i in key))[:3] if key else digest[:3]
-        buckets[bucket].append(digest)
-    lines = [f"{b}:{len(d)}:{_sha(''.join(sorted(d)))}" for b, d in sorted(buckets.items())]
-    return _sha("\n".join(lines))
+def row_digest(row: Sequence[Optional[str]]) -> str:
+    return _sha("|".join(field(v) for v in row))
+
+
+def rows_summary(rows: Sequence[Sequence[Optional[str]]]) -> str:
+    """'<rows>:<exact sum of each row digest's first 15 hex digits>' -- a partition's, or a bucket's."""
+    return f"{len(rows)}:{sum(int(row_digest(row)[:15], 16) for row in rows)}"
+
+
+def partition_sha256(rows: Sequence[Sequence[Optional[str]]]) -> str:
+    return _sha(rows_summary(rows))

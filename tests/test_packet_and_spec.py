@@ -101,6 +101,11 @@ def test_fingerprints_compare_as_values():
     assert fingerprint() == fingerprint()
     assert fingerprint() != fingerprint(total="134.0")
     assert Fingerprint.from_dict(fingerprint().to_dict()) == fingerprint()
+    # a fingerprint that did not count duplicate keys (a target's) equals the build's that did, row for row
+    uncounted = Fingerprint.from_dict({**fingerprint().to_dict(), "duplicate_keys": None})
+    assert uncounted.duplicate_keys is None and uncounted == fingerprint()
+    assert Fingerprint.from_dict({**fingerprint().to_dict(), "duplicate_keys": 2}) != fingerprint()
+    assert uncounted != fingerprint(total="134.0")
 
 
 def test_scope_comes_from_meta_with_command_line_overrides():

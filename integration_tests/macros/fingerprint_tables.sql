@@ -11,7 +11,8 @@
     {% do fingerprints.update({table.identifier: dbt_backfill.fingerprint_relation(
         relation, columns,
         dbt_backfill._columns(relation, table.get('key', []), 'business_key'),
-        dbt_backfill._columns(relation, table.get('additive', []), 'additive'))}) %}
+        dbt_backfill._columns(relation, table.get('additive', []), 'additive'),
+        count_duplicate_keys=true)}) %}
   {% endfor %}
   {% do dbt_backfill._emit_result('table_fingerprints', fingerprints) %}
 {% endmacro %}

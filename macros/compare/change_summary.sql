@@ -3,8 +3,8 @@
   {added, removed, changed, sample: [{key, columns: {column: {old, new}}}], added_keys, removed_keys,
   buckets: {target, stage, differing}}.
 
-  Computed in the database, bucket digests first: both sides are split into the fingerprint's buckets (by the
-  canonical key) and each bucket is digested; only rows of buckets whose digests differ are joined by key and
+  Computed in the database, bucket summaries first: both sides are split into 4,096 buckets by the canonical key
+  and each bucket is summarised as the fingerprint summarises a partition (rows and checksum sum); only rows of buckets whose digests differ are joined by key and
   compared by row digest. A one-row fix touches one bucket of 4,096, so the key join and the sampling sort see
   1/4,096 of the partition. Only counts and the sampled rows come back to dbt.
   Plain SQL over the dispatched leaves canonical_text and sha256_hex.
@@ -37,10 +37,10 @@
     with target_rows as ({{ sides.target }}),
     stage_rows as ({{ sides.stage }}),
     target_buckets as (
-      select bf_bucket, {{ dbt_backfill._bucket_digest('bf_row_digest') }} as bf_digest from target_rows group by bf_bucket
+      select bf_bucket, {{ dbt_backfill._rows_summary('bf_row_digest') }} as bf_digest from target_rows group by bf_bucket
     ),
     stage_buckets as (
-      select bf_bucket, {{ dbt_backfill._bucket_digest('bf_row_digest') }} as bf_digest from stage_rows group by bf_bucket
+      select bf_bucket, {{ dbt_backfill._rows_summary('bf_row_digest') }} as bf_digest from stage_rows group by bf_bucket
     ),
     differing_buckets as (
       select coalesce(t.bf_bucket, s.bf_bucket) as bf_bucket

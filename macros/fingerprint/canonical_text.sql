@@ -2,8 +2,9 @@
   The canonical text of one column's value: the same logical value gives the same bytes on every engine.
   NULL -> \N; text escapes \ and the field separator | (so NULL <> '', '\N' <> NULL and ('a|','b') <> ('a','|b'));
   integers in decimal; numerics with trailing zeros trimmed (12.0 = 12.00 = 12); booleans true/false;
-  dates YYYY-MM-DD; timestamps YYYY-MM-DDTHH:MM:SS.ffffff; timestamptz the same in UTC with a Z; uuids in
-  lower case. Floats have no text common to engines: they render as the engine prints them and the
+  dates YYYY-MM-DD; timestamps YYYY-MM-DD HH:MM:SS with the fraction of a second only when it is not zero,
+  its trailing zeros trimmed (what PostgreSQL and DuckDB print natively); timestamptz the same in UTC followed
+  by +00; uuids in lower case. Floats have no text common to engines: they render as the engine prints them and the
   fingerprint's algorithm name says so (see fingerprint_relation).
   The escaping and the NULL marker are the same everywhere; what differs per engine is render_value.
 #}

@@ -12,8 +12,8 @@
   {% do dbt_backfill._commit() %}
 {% endmacro %}
 
-{# DuckDB: timestamps render through strftime and an explicit UTC conversion; the time zone is pinned anyway so
-   that nothing else read in the session depends on the caller's. #}
+{# DuckDB: timestamptz renders through an explicit UTC conversion; the time zone is pinned anyway so that nothing
+   else read in the session depends on the caller's. #}
 {% macro duckdb__pin_session() %}
   {% do dbt_backfill._execute("set TimeZone = 'UTC'", fetch=false) %}
   {% do dbt_backfill._commit() %}

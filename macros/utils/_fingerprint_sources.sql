@@ -1,4 +1,4 @@
-{# One read of every relation the model reads: {relation name: fingerprint}, in its own transaction, so a
+{# One read of every relation the model reads: {relation name: source_state}, in its own transaction, so a
    now() or clock_timestamp() in a source differs between two reads. #}
 {% macro _fingerprint_sources(sources) %}
   {% set read = {} %}
@@ -9,19 +9,27 @@
     {% if not columns %}
       {{ exceptions.raise_compiler_error("dbt_backfill: the model reads " ~ relation ~ ", which does not exist or has no columns. Nothing was built and the target is unchanged.") }}
     {% endif %}
-    {% do read.update({dbt_backfill._relation_name(relation): dbt_backfill.fingerprint_relation(relation, dbt_backfill._columns(relation, columns, 'source column'))}) %}
+    {% do read.update({dbt_backfill._relation_name(relation): dbt_backfill.source_state(relation, dbt_backfill._columns(relation, columns, 'source column'))}) %}
   {% endfor %}
   {% do dbt_backfill._commit() %}
   {{ return(read) }}
 {% endmacro %}
 
-{# The relations whose fingerprints differ between two reads, with both sha256 prefixes. #}
+{# The relations whose states differ between two reads, each read described as '<rows> rows, state <state>'
+   (a SHA-256 shortened to 12 digits). #}
 {% macro _moved_sources(first, second) %}
   {% set moved = [] %}
-  {% for name, fingerprint in first.items() %}
-    {% if second.get(name) != fingerprint %}
-      {% do moved.append({'relation': name, 'first': fingerprint.sha256[:12], 'second': (second.get(name) or {}).get('sha256', '')[:12]}) %}
+  {% for name, state in first.items() %}
+    {% set other = second.get(name) or {} %}
+    {% if other != state %}
+      {% do moved.append({'relation': name, 'first': dbt_backfill._described_state(state),
+                          'second': dbt_backfill._described_state(other)}) %}
     {% endif %}
   {% endfor %}
   {{ return(moved) }}
+{% endmacro %}
+
+{% macro _described_state(state) %}
+  {% set text = state.get('state', '') | string %}
+  {{ return(state.get('row_count', '?') ~ ' rows, state ' ~ (text[:12] ~ '…' if text | length > 24 else text)) }}
 {% endmacro %}

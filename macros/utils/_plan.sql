@@ -38,7 +38,7 @@
   {% set moved = dbt_backfill._moved_sources(first_read, second_read) %}
   {% if moved %}
     {% set names = [] %}
-    {% for m in moved %}{% do names.append(m.relation ~ ': sha256 ' ~ m.first ~ '… then ' ~ m.second ~ '…') %}{% endfor %}
+    {% for m in moved %}{% do names.append(m.relation ~ ': ' ~ m.first ~ ', then ' ~ m.second) %}{% endfor %}
     {% do dbt_backfill._refuse('source_moved',
         'the source changed between two reads (' ~ names | join('; ') ~ '). A column that changes on every read '
         ~ '(clock_timestamp(), now(), random()) cannot be backfilled reproducibly. Nothing was built and the target is unchanged.',
@@ -91,8 +91,8 @@
   {% set stages = [] %}
   {% for plan in partition_plans %}
     {% do stages.append({'value': plan.value, 'relation': plan.relations.a}) %}
-    {% set build_a = dbt_backfill._fingerprint_in_scope(plan.relations.a, scope) %}
-    {% set build_b = dbt_backfill._fingerprint_in_scope(plan.relations.b, scope) %}
+    {% set build_a = dbt_backfill._fingerprint_in_scope(plan.relations.a, scope, count_duplicate_keys=true) %}
+    {% set build_b = dbt_backfill._fingerprint_in_scope(plan.relations.b, scope, count_duplicate_keys=true) %}
     {% do planned.append({
         'value': plan.value,
         'stage': dbt_backfill._relation_ref(plan.relations.a),

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any, Mapping, Optional
 
 
 @dataclass(frozen=True)
 class Fingerprint:
     row_count: int
     null_keys: int
-    duplicate_keys: int
+    duplicate_keys: Optional[int]  # counted where keys are judged (the plan's builds); None elsewhere
     totals: Mapping[str, str] = field(default_factory=dict)  # exact decimal text, never float
     sha256: str = ""
     algorithm: str = ""
@@ -20,7 +20,7 @@ class Fingerprint:
         return cls(
             row_count=int(data["row_count"]),
             null_keys=int(data["null_keys"]),
-            duplicate_keys=int(data["duplicate_keys"]),
+            duplicate_keys=None if data.get("duplicate_keys") is None else int(data["duplicate_keys"]),
             totals={str(k): str(v) for k, v in (data.get("totals") or {}).items()},
             sha256=str(data["sha256"]),
             algorithm=str(data["algorithm"]),
@@ -37,9 +37,13 @@ class Fingerprint:
         }
 
     def __eq__(self, other: object) -> bool:
+        """Equal rows: every field; duplicate_keys only where both sides counted it (equal rows imply equal keys)."""
         if not isinstance(other, Fingerprint):
             return NotImplemented
-        return self.to_dict() == other.to_dict()
+        mine, theirs = self.to_dict(), other.to_dict()
+        if mine["duplicate_keys"] is None or theirs["duplicate_keys"] is None:
+            mine.pop("duplicate_keys"), theirs.pop("duplicate_keys")
+        return mine == theirs
 
     def __hash__(self) -> int:
         return hash(self.sha256)

@@ -1,0 +1,35 @@
+{#
+  What the plan compares to pin a source: a value that changes whenever what `relation` returns changes, compared
+  only within one plan on one engine (so it need not be canonical, only faithful and cheap).
+  Returns {method, row_count, state}.
+#}
+{% macro source_state(relation, columns) %}
+  {{ return(adapter.dispatch('source_state', 'dbt_backfill')(relation, columns)) }}
+{% endmacro %}
+
+{% macro default__source_state(relation, columns) %}
+  {{ exceptions.raise_compiler_error("dbt_backfill.source_state is not implemented for " ~ adapter.type()) }}
+{% endmacro %}
+
+{#
+  PostgreSQL. A base table's content changes only through new row versions, so its state is the set of visible
+  row versions (tableoid, ctid, xmin): an insert, update or delete changes it, nothing is rendered, and it reads at
+  about a third of the COPY floor (a sixth of the canonical fingerprint; bench/ P3). A table rewrite (VACUUM FULL,
+  CLUSTER) changes it too, which refuses a plan that could have gone ahead: the safe direction.
+  A view (or anything else) is read for its content, each row's text hashed: that is what shows a clock_timestamp()
+  or random() in a view.
+#}
+{% macro postgres__source_state(relation, columns) %}
+  {% set actual = adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) %}
+  {% set method = 'row versions' if actual is not none and actual.is_table else 'content' %}
+  {% set hashed = "tableoid::text || ':' || ctid::text || ':' || xmin::text" if method == 'row versions' else 'bf_source::text' %}
+  {% set row = dbt_backfill._execute("select cast(count(*) as text) as row_count, cast(coalesce(sum(hashtextextended("
+      ~ hashed ~ ", 0)), 0) as text) as state from " ~ relation ~ " as bf_source").rows[0] %}
+  {{ return({'method': method, 'row_count': row['row_count'] | int, 'state': row['state'] | string}) }}
+{% endmacro %}
+
+{# DuckDB: no row versions to read, so the canonical fingerprint of the content (DuckDB computes it in parallel). #}
+{% macro duckdb__source_state(relation, columns) %}
+  {% set fingerprint = dbt_backfill.fingerprint_relation(relation, columns) %}
+  {{ return({'method': 'content', 'row_count': fingerprint.row_count, 'state': fingerprint.sha256}) }}
+{% endmacro %}
