@@ -22,12 +22,12 @@
       {% do fields.append(dbt_backfill.canonical_text(column.name, column.data_type)) %}
     {% endfor %}
     {% set key = dbt_backfill._key_expression(relation, scope) %}
+    {% set where = dbt_backfill._partition_predicate(scope.partition_column, partition_value) if side == 'target' else none %}
     {% do sides.update({side: {
-        'relation': relation, 'key': key, 'fields': fields,
-        'where': dbt_backfill._partition_predicate(scope.partition_column, partition_value) if side == 'target' else none,
+        'relation': relation, 'key': key, 'fields': fields, 'where': where,
         'lean': 'select ' ~ key ~ ' as bf_key, ' ~ dbt_backfill._bucket_of(key) ~ ' as bf_bucket, '
-                ~ dbt_backfill.sha256_hex(fields | join(" || '|' || ")) ~ ' as bf_row_digest from ' ~ relation
-                ~ (' where ' ~ dbt_backfill._partition_predicate(scope.partition_column, partition_value) if side == 'target' else '')}}) %}
+                ~ dbt_backfill._row_digest(fields) ~ ' as bf_row_digest from ' ~ relation
+                ~ (' where ' ~ where if where else '')}}) %}
   {% endfor %}
 
   {% set kinds = ['added', 'removed', 'changed'] %}

@@ -47,7 +47,7 @@
         {% endfor %}
       from (
         select
-          {{ dbt_backfill.sha256_hex(row_fields | join(" || '|' || ")) }} as bf_row_digest,
+          {{ dbt_backfill._row_digest(row_fields) }} as bf_row_digest,
           {{ '(' ~ null_key_tests | join(' or ') ~ ')' if key_columns else 'false' }} as bf_null_key
           {% for column in additive_columns %}, {{ adapter.quote(column.name) }} as bf_additive_{{ loop.index }}{% endfor %}
         from {{ relation }}

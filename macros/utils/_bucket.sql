@@ -1,3 +1,9 @@
+{# _row_digest(canonical fields): the SHA-256 of a row's canonical fields joined by '|': the row digest of the
+   canonical fingerprint and of the change summary. #}
+{% macro _row_digest(fields) %}
+  {{ return(dbt_backfill.sha256_hex(fields | join(" || '|' || "))) }}
+{% endmacro %}
+
 {# _rows_summary(row digest column): '<rows>:<exact sum of the digests' first 15 hex digits>', an aggregate: how the
    canonical fingerprint summarises a partition and the change summary a bucket. #}
 {% macro _rows_summary(row_digest_column) %}
