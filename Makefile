@@ -1,17 +1,18 @@
 # Two commands on a fresh machine:
-#   make test   installs what the tests need (.venv, pinned dbt, PostgreSQL binaries if missing) and runs them
+#   make test   installs what the tests need (.venv, pinned dbt, PySpark; PostgreSQL binaries and a Java 17
+#               runtime if missing) and runs them
 #   make demo   the seed scenario end to end on DuckDB, no server (see README)
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: test demo install postgres-binaries clean
+.PHONY: test demo install postgres-binaries java-runtime clean
 
 $(STAMP): pyproject.toml requirements/test-constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -c requirements/test-constraints.txt -e ".[postgres,duckdb,test]"
+	$(BIN)/pip install --quiet -c requirements/test-constraints.txt -e ".[postgres,duckdb,spark,test]"
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -21,7 +22,12 @@ postgres-binaries:
 	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || command -v initdb >/dev/null 2>&1 || \
 	  { echo "installing PostgreSQL server binaries"; apt-get update -qq && apt-get install -y -qq postgresql >/dev/null; }
 
-test: install postgres-binaries
+# The Spark tests start a local Spark Connect server, which needs a Java runtime (17 or newer).
+java-runtime:
+	@command -v java >/dev/null 2>&1 || \
+	  { echo "installing a Java 17 runtime for Spark"; apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless >/dev/null; }
+
+test: install postgres-binaries java-runtime
 	$(BIN)/python -m pytest tests -q $(PYTEST_ARGS)
 
 # The seed scenario on DuckDB (no server); the project is left in ./dbt_backfill_demo.

@@ -1,8 +1,10 @@
 """The databases the suite runs on, behind one small interface: a dbt profile output, the environment the
-commands need, and plain SQL to look at the tables (psycopg2 / the duckdb module, never our macros)."""
+commands need, and plain SQL to look at the tables (psycopg2 / the duckdb module / PySpark, never our macros)."""
 from __future__ import annotations
 
+import re
 import uuid
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -11,12 +13,35 @@ from postgres_cluster import PostgresServer
 
 import pytest
 
-ADAPTERS = [pytest.param(name, marks=getattr(pytest.mark, name), id=name) for name in ("postgres", "duckdb")]
+def _params(*names: str) -> list:
+    return [pytest.param(name, marks=getattr(pytest.mark, name), id=name) for name in names]
+
+
+ADAPTERS = _params("postgres", "duckdb", "spark")
+# engines with multi-statement transactions (and, for PostgreSQL, locks and triggers): what the resilience,
+# concurrency and plan-review tests exercise
+TRANSACTIONAL_ADAPTERS = _params("postgres", "duckdb")
 PASSWORD_VARIABLE = "DBT_ENV_SECRET_BACKFILL_TEST_PASSWORD"
 TIMEZONE_VARIABLE = "DBT_BACKFILL_TEST_TIMEZONE"
 
 
-class PostgresBackend:
+class _StandardSqlBackend:
+    """What PostgreSQL and DuckDB share: information_schema, CREATE TABLE ... VALUES and UPDATE."""
+
+    def tables_in(self, schema: str) -> list[str]:
+        return [r[0] for r in self.query(
+            f"select table_name from information_schema.tables where table_schema = '{schema}' order by 1")]
+
+    def create_table(self, table: str, definition: str, values: str | None) -> None:
+        self.query(f"create table {table} ({definition})")
+        if values:
+            self.query(f"insert into {table} values {values}")
+
+    def update(self, table: str, assignments: str, where: str) -> None:
+        self.query(f"update {table} set {assignments} where {where}")
+
+
+class PostgresBackend(_StandardSqlBackend):
     name = "postgres"
 
     def __init__(self, server: PostgresServer, workdir: Path) -> None:
@@ -58,7 +83,7 @@ class PostgresBackend:
         self.server.drop_database(self.database)
 
 
-class DuckDBBackend:
+class DuckDBBackend(_StandardSqlBackend):
     """A DuckDB file. Only one process may open it for writing, so every look opens and closes its own
     connection and never overlaps a dbt command."""
     name = "duckdb"
@@ -105,7 +130,102 @@ class DuckDBBackend:
         pass
 
 
-def make_backend(adapter: str, postgres_server: PostgresServer | None, workdir: Path):
+class SparkBackend:
+    """The suite's Spark Connect server. Its metastore is shared by the whole session, so a new project starts
+    by dropping every database but `default` (tests run one at a time)."""
+    name = "spark"
+
+    def __init__(self, server, workdir: Path) -> None:
+        self.server = server
+        with self.session() as spark:
+            for (database,) in spark.sql("show databases").collect():
+                if database != "default":
+                    spark.sql(f"drop database if exists `{database}` cascade")
+
+    @contextmanager
+    def session(self):
+        """A new Spark Connect session per look: a long-lived one keeps the file listing of every table it read
+        and then fails on the files a dbt command (another session) replaced since."""
+        spark = self.server.new_session()
+        try:
+            yield spark
+        finally:
+            spark.stop()
+
+    def profile_output(self) -> dict[str, Any]:
+        return {"type": "spark", "method": "session", "host": "NA", "schema": "analytics", "threads": 1}
+
+    def env(self, timezone: str | None = None) -> dict[str, str]:
+        env = {"SPARK_REMOTE": self.server.url}
+        if timezone:
+            env["TZ"] = timezone
+        return env
+
+    def query(self, sql: str) -> list[tuple]:
+        with self.session() as spark:
+            return [tuple(row) for row in spark.sql(sql).collect()]
+
+    def render_timestamptz(self, sql_value: str, timezone: str) -> str:
+        with self.session() as spark:
+            spark.conf.set("spark.sql.session.timeZone", timezone)
+            return spark.sql(f"select cast(cast({sql_value} as timestamp) as string)").collect()[0][0]
+
+    def load_events(self, name: str) -> None:
+        from dbt_backfill.demo import trip_events
+        values = ", ".join(f"({e}, {t}, date'{d}', {f}, '{s}', timestamp'{u}')"
+                           for e, t, d, f, s, u in trip_events(name))
+        with self.session() as spark:
+            spark.sql("create database if not exists raw")
+            spark.sql("create table if not exists raw.trip_events (event_id int, trip_id int, trip_date date, "
+                      "fare decimal(10, 2), status string, updated_at timestamp) using parquet")
+            spark.sql(f"insert into raw.trip_events values {values}")
+
+    # PostgreSQL type names the tests write, in Spark's words. Spark's TIMESTAMP is an instant (timestamptz);
+    # TIMESTAMP_NTZ is the naive kind; Spark has no uuid type (a string holds the text).
+    SPARK_TYPES = [(r"\btimestamp\b", "timestamp_ntz"), (r"\btimestamptz\b", "timestamp"),
+                   (r"\btext\b", "string"), (r"\bnumeric\b", "decimal"), (r"\buuid\b", "string"),
+                   (r"\bdouble precision\b", "double"), (r'"(\w+)"', r"`\1`")]
+
+    def create_table(self, table: str, definition: str, values: str | None) -> None:
+        for pattern, replacement in self.SPARK_TYPES:
+            definition = re.sub(pattern, replacement, definition)
+        with self.session() as spark:
+            spark.sql(f"create table {table} ({definition}) using parquet")
+            if values:
+                values = values.replace("\\", "\\\\")  # a backslash in a Spark string literal is an escape
+                # cast each literal to its column's type (strings to timestamps and dates)
+                fields = spark.table(table).schema.fields
+                casts = ", ".join(f"cast(col{i + 1} as {field.dataType.simpleString()}) as `{field.name}`"
+                                  for i, field in enumerate(fields))
+                spark.sql(f"insert into {table} select {casts} from values {values}")
+
+    def tables_in(self, schema: str) -> list[str]:
+        if not self.query(f"show databases like '{schema}'"):
+            return []
+        return sorted(row[1] for row in self.query(f"show tables in `{schema}`") if not row[2])
+
+    def update(self, table: str, assignments: str, where: str) -> None:
+        """Parquet tables take no UPDATE: rewrite the table from a copy with the change applied."""
+        # split at the commas that start a new `column =`, not at those inside a function's arguments
+        changes = {name.strip(): value.strip() for name, value in
+                   (a.split("=", 1) for a in re.split(r",\s*(?=\w+\s*=[^=])", assignments))}
+        copy = f"{table}__update_copy"
+        with self.session() as spark:
+            columns = [field.name for field in spark.table(table).schema.fields]
+            select = ", ".join(f"case when {where} then {changes[c]} else `{c}` end as `{c}`" if c in changes
+                               else f"`{c}`" for c in columns)
+            spark.sql(f"drop table if exists {copy}")
+            spark.sql(f"create table {copy} using parquet as select {select} from {table}")
+            spark.sql(f"insert overwrite table {table} select * from {copy}")
+            spark.sql(f"drop table {copy}")
+
+    def close(self) -> None:
+        pass
+
+
+def make_backend(adapter: str, postgres_server: PostgresServer | None, workdir: Path, spark_server=None):
     if adapter == "postgres":
         return PostgresBackend(postgres_server, workdir)
+    if adapter == "spark":
+        return SparkBackend(spark_server, workdir)
     return DuckDBBackend(workdir)

@@ -31,18 +31,37 @@ def postgres_server(postgres_cluster):
 
 
 @pytest.fixture(scope="session")
+def spark_server():
+    """A throwaway Spark Connect server, started on first use and stopped at the end of the session."""
+    from spark_connect import ThrowawaySparkConnect
+    spark = ThrowawaySparkConnect()
+    try:
+        yield spark.start()
+    finally:
+        spark.stop()
+
+
+@pytest.fixture(scope="session")
 def project_template(tmp_path_factory):
     return prepare_template(tmp_path_factory.mktemp("template"))
 
 
 def new_project(adapter, request, template, workdir):
     server = request.getfixturevalue("postgres_server") if adapter == "postgres" else None
-    return TripsProject(make_backend(adapter, server, workdir), template, workdir / "work")
+    spark = request.getfixturevalue("spark_server") if adapter == "spark" else None
+    return TripsProject(make_backend(adapter, server, workdir, spark), template, workdir / "work")
 
 
-@pytest.fixture(params=ADAPTERS)
-def trips(request, project_template, tmp_path):
-    """The seed scenario on its own database, per adapter: a stale fct_trips, corrections waiting in the source."""
-    project = new_project(request.param, request, project_template, tmp_path).publish_stale_target()
-    yield project
-    project.close()
+def trips_on(adapters):
+    """The `trips` fixture over `adapters`: a module whose tests need what only some engines give (transactions,
+    triggers, locks) binds `trips = trips_on(TRANSACTIONAL_ADAPTERS)`."""
+    @pytest.fixture(params=adapters)
+    def trips(request, project_template, tmp_path):
+        """The seed scenario on its own database, per adapter: a stale fct_trips, corrections waiting in the source."""
+        project = new_project(request.param, request, project_template, tmp_path).publish_stale_target()
+        yield project
+        project.close()
+    return trips
+
+
+trips = trips_on(ADAPTERS)

@@ -116,8 +116,7 @@ class TripsProject:
         return sorted((self.dir / "backfills").glob("*.yml"))
 
     def tables_in(self, schema: str) -> list[str]:
-        return [r[0] for r in self.query(
-            f"select table_name from information_schema.tables where table_schema = '{schema}' order by 1")]
+        return self.backend.tables_in(schema)
 
     def close(self) -> None:
         self.backend.close()

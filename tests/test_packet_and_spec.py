@@ -156,7 +156,7 @@ def test_package_and_plugin_carry_one_version():
 def test_an_adapter_without_an_implementation_is_refused_before_anything_runs():
     require_supported_adapter("postgres")
     require_supported_adapter("duckdb")
-    with pytest.raises(BackfillError, match="supports postgres, duckdb; this project's target uses snowflake"):
+    with pytest.raises(BackfillError, match="supports postgres, duckdb, spark; this project's target uses snowflake"):
         require_supported_adapter("snowflake")
 
 

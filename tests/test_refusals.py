@@ -1,4 +1,4 @@
-"""Every refusal a careful engineer would expect, on PostgreSQL and DuckDB: each bad input gets exit status 3 (a
+"""Every refusal a careful engineer would expect, on PostgreSQL, DuckDB and Spark: each bad input gets exit status 3 (a
 safety refusal) or 1 (bad input), one line that says what was wrong and that the target is unchanged — and the
 tables prove it (every row of every published model is compared before and after)."""
 from dataclasses import dataclass
@@ -72,7 +72,7 @@ def approval_copied(project):
 def stage_altered(project):
     first = yaml.safe_load(project.packets_by_name["first"].read_text())
     stage = first["partitions"][2]["stage_relation"]
-    project.query(f'update "{stage["schema"]}"."{stage["identifier"]}" set fare = fare + 1 where trip_id = 1010')
+    project.backend.update(f'{stage["schema"]}.{stage["identifier"]}', "fare = fare + 1", "trip_id = 1010")
 
 
 FAILING_GATE = "{variant_checks: [{total_matches_control: {column: fare, query: 'select 1', tolerance: 0}}]}"

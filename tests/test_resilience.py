@@ -20,7 +20,11 @@ import yaml
 
 from dbt_backfill.demo import BACKFILL_DAYS
 from dbt_backfill.fingerprint import Fingerprint
+from backends import TRANSACTIONAL_ADAPTERS
+from conftest import trips_on
 from project import BIN
+
+trips = trips_on(TRANSACTIONAL_ADAPTERS)  # kills mid-transaction, restarts and locks: what Spark does not have
 
 DAYS = ",".join(BACKFILL_DAYS)
 FAULT_LOCK = "1684167271, 0"

@@ -1,6 +1,6 @@
 """The seed scenario (shared/seeds/000): 15 events for 13 trips, a stale target at 417.00, the truth at 349.00.
-Every test runs the real `dbt` and `dbt-backfill` commands against a real PostgreSQL and a real DuckDB file
-(the `trips` fixture is parametrized by adapter) and asserts on the tables with plain SQL."""
+Every test runs the real `dbt` and `dbt-backfill` commands against a real PostgreSQL, a real DuckDB file and a
+real local Spark (the `trips` fixture is parametrized by adapter) and asserts on the tables with plain SQL."""
 from decimal import Decimal
 
 import pytest
@@ -76,7 +76,7 @@ def test_plan_builds_each_partition_twice_with_equal_fingerprints_and_leaves_tar
     assert packet["code"]["dbt_backfill_version"] == "0.1.0"
     # the stage holds exactly the rows of the model's full build for the partition
     stage = packet["partitions"][0]["stage_relation"]
-    assert trips.query(f'select trip_id, fare from "{stage["schema"]}"."{stage["identifier"]}" order by 1') == [
+    assert trips.query(f'select trip_id, fare from {stage["schema"]}.{stage["identifier"]} order by 1') == [
         (1001, Decimal("25.00")), (1002, Decimal("40.00")), (1003, Decimal("12.00")), (1004, Decimal("35.00")),
         (1005, Decimal("22.00"))]
 
@@ -120,7 +120,7 @@ def test_approved_apply_repairs_the_three_days_and_leaves_neighbours_alone(trips
     assert verified.returncode == 0, verified.output
     # the old rows were kept, one backup relation per partition
     backup = packet["partitions"][0]["backup_relation"]
-    assert trips.query(f'select fare from "{backup["schema"]}"."{backup["identifier"]}" where trip_id = 1003') == [
+    assert trips.query(f'select fare from {backup["schema"]}.{backup["identifier"]} where trip_id = 1003') == [
         (Decimal("30.00"),)]
 
 
@@ -212,7 +212,7 @@ def test_stage_altered_after_approval_is_refused_and_target_unchanged(trips):
     path, packet = plan_seed(trips)
     assert trips.approve(path).returncode == 0
     stage = packet["partitions"][1]["stage_relation"]
-    trips.query(f'update "{stage["schema"]}"."{stage["identifier"]}" set fare = fare + 1 where trip_id = 1008')
+    trips.backend.update(f'{stage["schema"]}.{stage["identifier"]}', "fare = fare + 1", "trip_id = 1008")
     before = trips.rows()
 
     result = trips.backfill("apply", str(path))
@@ -251,7 +251,7 @@ def test_verify_names_a_partition_changed_after_apply(trips):
     path, _ = plan_seed(trips)
     assert trips.approve(path).returncode == 0
     assert trips.backfill("apply", str(path)).returncode == 0
-    trips.query(f"update {TARGET} set status = 'tampered' where trip_id = 1012")
+    trips.backend.update(TARGET, "status = 'tampered'", "trip_id = 1012")
 
     result = trips.backfill("verify", str(path))
 

@@ -1,5 +1,7 @@
 {# Downstream of fct_trips, partitioned the same way: what `apply --cascade` rebuilds behind the root. #}
-{{ config(materialized='incremental', incremental_strategy='append') }}
+{{ config(materialized='incremental', incremental_strategy='append',
+          partition_by=(['trip_date'] if target.type == 'spark' else none),
+          file_format=('parquet' if target.type == 'spark' else none)) }}
 
 select trip_date, count(*) as trips, sum(fare) as fares
 from {{ ref('fct_trips') }}

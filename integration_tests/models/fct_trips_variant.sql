@@ -7,7 +7,9 @@
     move_trip: <id>        that trip moves to 2026-03-02 (a key that changes partition)
     drop_day: <date>       the model produces nothing for that day
 #}
-{{ config(materialized='incremental', incremental_strategy='append') }}
+{{ config(materialized='incremental', incremental_strategy='append',
+          partition_by=(['trip_date'] if target.type == 'spark' else none),
+          file_format=('parquet' if target.type == 'spark' else none)) }}
 
 with latest as (
     {{ latest_trip_versions(source('raw', 'trip_events')) }}

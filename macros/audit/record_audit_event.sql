@@ -28,9 +28,22 @@
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
   {% do adapter.create_schema(api.Relation.create(database=audit.database, schema=audit.schema)) %}
   {% set text = dbt.type_string() %}
-  {% do dbt_backfill._execute('create table if not exists ' ~ audit ~ ' (recorded_at timestamp with time zone, run_id '
+  {% do dbt_backfill._execute('create table if not exists ' ~ audit ~ ' (recorded_at ' ~ dbt_backfill._instant_type() ~ ', run_id '
       ~ text ~ ', model ' ~ text ~ ', target ' ~ text ~ ', event ' ~ text ~ ', partition_value ' ~ text ~ ', packet_sha256 '
       ~ text ~ ', approved_by ' ~ text ~ ', fingerprint_before ' ~ text ~ ', fingerprint_after ' ~ text ~ ', duration_ms '
       ~ text ~ ', outcome ' ~ text ~ ', detail ' ~ text ~ ')', fetch=false) %}
   {% do dbt_backfill._commit() %}
+{% endmacro %}
+
+{# The type of an instant: PostgreSQL's and DuckDB's timestamptz; Spark's TIMESTAMP is one already. #}
+{% macro _instant_type() %}
+  {{ return(adapter.dispatch('_instant_type', 'dbt_backfill')()) }}
+{% endmacro %}
+
+{% macro default___instant_type() %}
+  {{ return('timestamp with time zone') }}
+{% endmacro %}
+
+{% macro spark___instant_type() %}
+  {{ return('timestamp') }}
 {% endmacro %}

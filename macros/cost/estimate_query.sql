@@ -32,3 +32,14 @@
   {% endfor %}
   {{ return({'rows': none, 'bytes': none}) }}
 {% endmacro %}
+
+{# Spark: EXPLAIN COST prints the optimized plan's statistics; its top line carries sizeInBytes and, when the
+   tables were analysed, rowCount. #}
+{% macro spark__estimate_query(sql) %}
+  {% set plan = dbt_backfill._execute('explain cost ' ~ sql).rows[0][0] | string %}
+  {% set size = modules.re.search('sizeInBytes=([0-9.]+) ?([KMGTPE]?i?B)', plan) %}
+  {% set rows = modules.re.search('rowCount=([0-9.E+]+)', plan) %}
+  {% set units = {'B': 1, 'KiB': 1024, 'MiB': 1024 ** 2, 'GiB': 1024 ** 3, 'TiB': 1024 ** 4, 'PiB': 1024 ** 5, 'EiB': 1024 ** 6} %}
+  {{ return({'rows': (rows.group(1) | float | int) if rows else none,
+             'bytes': ((size.group(1) | float) * units.get(size.group(2), 1)) | int if size else none}) }}
+{% endmacro %}

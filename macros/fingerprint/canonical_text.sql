@@ -11,8 +11,10 @@
 {% macro canonical_text(column_name, data_type) %}
   {%- set family = dbt_backfill._type_family(data_type) -%}
   {%- set rendered = dbt_backfill.render_value(adapter.quote(column_name), family) -%}
+  {#- the backslash is written chr(92): Spark reads a backslash in a string literal as an escape, PostgreSQL and
+      DuckDB do not, and chr() is folded to a constant by all three -#}
   {%- if family == 'text' -%}
-    {%- set rendered = "replace(replace(" ~ rendered ~ ", '\\', '\\\\'), '|', '\\|')" -%}
+    {%- set rendered = "replace(replace(" ~ rendered ~ ", chr(92), chr(92) || chr(92)), '|', chr(92) || '|')" -%}
   {%- endif -%}
-  {{ return("coalesce(" ~ rendered ~ ", '\\N')") }}
+  {{ return("coalesce(" ~ rendered ~ ", chr(92) || 'N')") }}
 {% endmacro %}

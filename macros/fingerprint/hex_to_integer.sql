@@ -17,3 +17,9 @@
 {% macro duckdb__hex_to_integer(hex_expression) %}
   {{ return("cast('0x' || " ~ hex_expression ~ " as bigint)") }}
 {% endmacro %}
+
+{# Spark: conv() spells the value in decimal; as decimal(38,0), because Spark's sum of a bigint overflows where
+   PostgreSQL's and DuckDB's widen. #}
+{% macro spark__hex_to_integer(hex_expression) %}
+  {{ return("cast(conv(" ~ hex_expression ~ ", 16, 10) as decimal(38, 0))") }}
+{% endmacro %}

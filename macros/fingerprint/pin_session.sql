@@ -18,3 +18,8 @@
   {% do dbt_backfill._execute("set TimeZone = 'UTC'", fetch=false) %}
   {% do dbt_backfill._commit() %}
 {% endmacro %}
+
+{# Spark: the session time zone decides how a TIMESTAMP (an instant) prints. #}
+{% macro spark__pin_session() %}
+  {% do dbt_backfill._execute("set spark.sql.session.timeZone = UTC", fetch=false) %}
+{% endmacro %}

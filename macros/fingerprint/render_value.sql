@@ -37,3 +37,18 @@
     {{ return(as_text) }}
   {%- endif -%}
 {% endmacro %}
+
+{# Spark: TIMESTAMP is an instant (Spark's TIMESTAMP_NTZ is the naive kind, reported as its own type and rendered
+   by the engine's text as a naive timestamp), so it renders in UTC with +00, as a timestamptz does elsewhere;
+   pin_session sets the session time zone to UTC, in which Spark prints it. Spark has no trim_scale(). #}
+{% macro spark__render_value(quoted_column, family) %}
+  {%- set as_text = "cast(" ~ quoted_column ~ " as string)" -%}
+  {%- if family == 'decimal' -%}
+    {{ return("case when instr(" ~ as_text ~ ", '.') > 0 then trim(trailing '.' from trim(trailing '0' from " ~ as_text ~ ")) else " ~ as_text ~ " end") }}
+  {%- elif family in ('timestamp', 'timestamptz') -%}
+    {{ return(as_text ~ " || '+00'") }}
+  {%- else -%}
+    {# text, integer, boolean (true/false), date (ISO), timestamp_ntz, float, other #}
+    {{ return(as_text) }}
+  {%- endif -%}
+{% endmacro %}

@@ -16,3 +16,8 @@
 {% macro duckdb__sha256_hex(text_expression) %}
   {{ return("sha256(" ~ text_expression ~ ")") }}
 {% endmacro %}
+
+{# Spark: sha2(.., 256) hashes the UTF-8 bytes of a string and returns lower-case hex. #}
+{% macro spark__sha256_hex(text_expression) %}
+  {{ return("sha2(" ~ text_expression ~ ", 256)") }}
+{% endmacro %}

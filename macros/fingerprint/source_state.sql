@@ -28,8 +28,17 @@
   {{ return({'method': method, 'row_count': row['row_count'] | int, 'state': row['state'] | string}) }}
 {% endmacro %}
 
-{# DuckDB: no row versions to read, so the canonical fingerprint of the content (DuckDB computes it in parallel). #}
+{# DuckDB and Spark: no row versions to read, so the canonical fingerprint of the content (both compute it in
+   parallel). #}
 {% macro duckdb__source_state(relation, columns) %}
+  {{ return(dbt_backfill._content_state(relation, columns)) }}
+{% endmacro %}
+
+{% macro spark__source_state(relation, columns) %}
+  {{ return(dbt_backfill._content_state(relation, columns)) }}
+{% endmacro %}
+
+{% macro _content_state(relation, columns) %}
   {% set fingerprint = dbt_backfill.fingerprint_relation(relation, columns) %}
   {{ return({'method': 'content', 'row_count': fingerprint.row_count, 'state': fingerprint.sha256}) }}
 {% endmacro %}

@@ -34,3 +34,8 @@
 {% macro _lock_key(relation) %}
   {{ return("1684167270, hashtext(" ~ dbt_backfill._sql_literal('dbt_backfill:' ~ dbt_backfill._relation_name(relation) | lower) ~ ")") }}
 {% endmacro %}
+
+{# Spark: nothing to wait on (see acquire_target_lock). #}
+{% macro spark__backfill_lock() %}
+  {{ return('') }}
+{% endmacro %}

@@ -1,6 +1,7 @@
 {#
   Whether the scheduled run of `node` cannot write the table while apply replaces a partition, and how:
-  {scheduled_run_waits: bool, how: sentence}. Feeds check 3 of the review.
+  {scheduled_run_waits: bool, how: sentence[, alternative: what to do instead, where the engine has no lock]}.
+  Feeds check 3 of the review.
 #}
 {% macro scheduled_run_exclusion(node) %}
   {{ return(adapter.dispatch('scheduled_run_exclusion', 'dbt_backfill')(node)) }}
@@ -24,4 +25,10 @@
 {# DuckDB: one writing process per database file; a scheduled run cannot open it while apply holds it. #}
 {% macro duckdb__scheduled_run_exclusion(node) %}
   {{ return({'scheduled_run_waits': true, 'how': 'DuckDB admits one writing process per database file: a scheduled run cannot open it while apply holds it, and apply refuses while a run holds it'}) }}
+{% endmacro %}
+
+{# Spark: no lock exists that the scheduled run and apply could share. #}
+{% macro spark__scheduled_run_exclusion(node) %}
+  {{ return({'scheduled_run_waits': false, 'how': 'Spark has no lock that a scheduled run and apply can share: nothing stops the live job from writing the table while a partition is overwritten. Run the apply outside the job\'s schedule (pause it), or on a table format with optimistic concurrency (Delta, Iceberg), whose conflicting commit fails instead',
+             'alternative': 'pause the model\'s scheduled job for the apply (there is no lock to take on Spark), and run verify after it'}) }}
 {% endmacro %}

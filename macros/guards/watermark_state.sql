@@ -45,7 +45,7 @@
   {% set query %}
     with after_rows as (
       select {{ column }} as bf_value from {{ target_relation }} where {{ dbt_backfill._outside_partitions(scope, values) }}
-      {% for stage in stages %}union all select {{ column }} from {{ stage.relation }}{% endfor %}
+      {% for stage in stages %} union all select {{ column }} from {{ stage.relation }}{% endfor %}
     ),
     before_max as (select max({{ column }}) as bf_max from {{ target_relation }}),
     after_max as (select max(bf_value) as bf_max from after_rows)

@@ -1,5 +1,6 @@
 {#
-  Replace approved partitions, one transaction each, stopping at the first mismatch:
+  Replace approved partitions, one transaction each (where the engine has none, one atomic partition overwrite
+  each, undone from the backup: write_guarantees), stopping at the first mismatch:
     0. take the table's backfill lock (refused if another apply, a rollback or the scheduled run holds it);
     1. fingerprint every approved stage; each must equal the packet, or nothing at all is touched;
     2. per partition, in one transaction: fingerprint the target's partition — equal to the approval: already
@@ -24,6 +25,7 @@
   {% set session = dbt_backfill._write_session(target, model, partition_by, business_key, additive, material_columns, approval) %}
   {% set target_relation, scope, target_columns, audit_fields = session.relation, session.scope, session.columns, session.audit_fields %}
   {% set replaced = [] %}
+  {% set writes = dbt_backfill.write_guarantees() %}
   {% set stages = [] %}
   {% for partition in partitions %}
     {% set stage_relation = adapter.get_relation(database=partition.stage.get('database'), schema=partition.stage.schema,
@@ -78,22 +80,24 @@
             {'partition': partition.value, 'expected': partition.target_before, 'actual': current, 'replaced': replaced}) %}
       {% endif %}
       {% do dbt_backfill._step('replacing partition ' ~ partition.value,
-          'the database rejected the replacement of partition ' ~ partition.value ~ ' (see its error below): that '
-          ~ 'partition\'s transaction was rolled back. Partitions replaced before it: ' ~ (replaced | join(', ') or 'none')
-          ~ '; this partition and the rest are unchanged.') %}
+          'the database rejected the replacement of partition ' ~ partition.value ~ ' (see its error below): '
+          ~ writes.failed_write ~ '. Partitions replaced before it: ' ~ (replaced | join(', ') or 'none')
+          ~ '; the rest are unchanged.') %}
       {% set backup_relation = dbt_backfill._relation(partition.backup) %}
       {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition.value) %}
       {% do dbt_backfill.backup_partition(target_relation, backup_relation, predicate) %}
       {% do dbt_backfill._fault_point('after_backup') %}
       {% set after = dbt_backfill._replace_checked(target_relation, stage_relation, scope, partition.value, target_columns,
-          partition.fingerprint, 'target_mismatch', 'the approved fingerprint after replacement', 'replaced', replaced) %}
+          partition.fingerprint, 'target_mismatch', 'the approved fingerprint after replacement', 'replaced', replaced,
+          undo_from=backup_relation) %}
       {% if watermark_before and not (watermark_before.kind == 'column' and allow_watermark_move) %}
         {% set watermark_now = dbt_backfill.watermark_state(watermark, target_relation) %}
         {% if dbt_backfill._watermark_moved(target_relation, watermark_before, watermark_now) %}
+          {% set undone = dbt_backfill.undo_replacement(target_relation, backup_relation, scope, partition.value, target_columns) %}
           {% do dbt_backfill._refuse('watermark_moved',
               'replacing partition ' ~ partition.value ~ ' would ' ~ ('raise' if watermark_before.kind == 'column' else 'change')
               ~ ' the live job\'s watermark (' ~ dbt_backfill._describe_watermark(watermark_before) ~ ': ' ~ watermark_before.value
-              ~ ' -> ' ~ watermark_now.value ~ '): its transaction was rolled back. Partitions replaced before it: '
+              ~ ' -> ' ~ watermark_now.value ~ '): ' ~ undone ~ '. Partitions replaced before it: '
               ~ (replaced | join(', ') or 'none') ~ '; this partition and the rest are unchanged.',
               {'partition': partition.value, 'before': watermark_before, 'after': watermark_now, 'replaced': replaced}) %}
         {% endif %}

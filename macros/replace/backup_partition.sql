@@ -18,3 +18,9 @@
 {% macro duckdb__backup_partition(target_relation, backup_relation, partition_predicate) %}
   {% do dbt_backfill._create_table_as(backup_relation, "select * from " ~ target_relation ~ " where " ~ partition_predicate) %}
 {% endmacro %}
+
+{# Spark: a plain table of the partition's rows, written before the overwrite (no transaction ties the two: the
+   backup exists before the partition changes, which is what rollback needs). #}
+{% macro spark__backup_partition(target_relation, backup_relation, partition_predicate) %}
+  {% do dbt_backfill._spark_table_as(backup_relation, "select * from " ~ target_relation ~ " where " ~ partition_predicate) %}
+{% endmacro %}

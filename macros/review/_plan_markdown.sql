@@ -8,6 +8,7 @@
 {% macro _plan_markdown(plan, commands) %}
   {% set icon = {'block': '🔴 Block', 'warn': '🟡 Warn', 'unknown': '⚪ Unknown', 'ok': '🟢 OK'} %}
   {% set values = plan.partitions | map(attribute='value') | list %}
+  {% set writes = dbt_backfill.write_guarantees() %}
   {% set gates = [] %}
   {% for check in plan.review.checks if check.severity == 'unknown' %}{% do gates.append(check.check ~ ': ' ~ check.finding) %}{% endfor %}
   {% for model in plan.downstream if model.mapping == 'unknown' %}
@@ -41,7 +42,7 @@
   {% do l.append('- **Code:** compiled SQL sha256 `' ~ plan.code.compiled_sql_sha256[:12] ~ '…`, git commit `'
       ~ (plan.code.git_commit or 'unknown') ~ '`, dbt_backfill ' ~ plan.code.dbt_backfill_version
       ~ '. The version that wrote the current rows is unknown; the target\'s current fingerprints stand for it.') %}
-  {% do l.append('- **Write semantics:** overwrite by partition — back up the partition, delete it, insert the approved build, check its fingerprint, commit; one transaction per partition.') %}
+  {% do l.append('- **Write semantics:** ' ~ writes.write_semantics ~ '.') %}
   {% do l.append('- **Dependency set:** ' ~ ((plan.downstream | length) ~ ' downstream model(s): ' ~ plan.downstream | map(attribute='model') | join(', ') if plan.downstream else 'no model reads this one') ~ '.') %}
   {% do l.append('- **Exclusions:** every other partition of the target' ~ (', and columns ' ~ plan.exclude_columns | join(', ') ~ ' from the fingerprint' if plan.exclude_columns else '') ~ '.') %}
   {% for name, allowance in plan.allowances.items() %}
@@ -107,7 +108,7 @@
   {% do l.append('- **Approval to start:** ' ~ commands.approve ~ ' binds to this packet\'s exact content; then ' ~ commands.apply ~ '.') %}
   {% do l.append('- **Canary:** ' ~ canary ~ ' is replaced first and verified (fingerprint re-read after commit) before anything else.') %}
   {% do l.append('- **Control:** ' ~ ((plan.control.value ~ ' (outside the scope, ' ~ plan.control.fingerprint.row_count ~ ' rows, sha256 `' ~ plan.control.fingerprint.sha256[:12] ~ '…`) is fingerprinted before the canary and after every batch and must not change') if plan.control else 'none available (the target holds no other partition): unknown') ~ '.') %}
-  {% do l.append('- **Batches:** ' ~ ((rest | batch(plan.batch_size) | map('join', ', ') | join(' / ')) if rest else 'none after the canary') ~ '; one partition per transaction, one at a time (concurrency 1), a checkpoint after each batch.') %}
+  {% do l.append('- **Batches:** ' ~ ((rest | batch(plan.batch_size) | map('join', ', ') | join(' / ')) if rest else 'none after the canary') ~ '; ' ~ writes.unit ~ ' per partition, one at a time (concurrency 1), a checkpoint after each batch.') %}
   {% do l.append('- **Retry and idempotency:** rerun ' ~ commands.apply ~ ' after any interruption: partitions already equal to the approval are skipped, the rest are replaced; a partition that changed since the plan stops the run.') %}
   {% do l.append('- **Rate:** the builds are done; apply reads only the stages and the target\'s partitions.') %}
 
@@ -135,8 +136,8 @@
   {% do l.append('## Monitoring') %}
   {% do l.append('') %}
   {% do l.append('- Every event (planned, approved, partition replaced or skipped, refused, verified, rolled back) is a row of `'
-      ~ plan.audit_relation ~ '`, written inside the partition\'s transaction: ' ~ commands.history ~ '.') %}
-  {% do l.append('- Signals: partitions replaced / skipped, duration per partition, the live job\'s watermark inside every transaction, the control partition after every batch. Owner: unknown (the operator who runs apply).') %}
+      ~ plan.audit_relation ~ '`, ' ~ writes.audit ~ ': ' ~ commands.history ~ '.') %}
+  {% do l.append('- Signals: partitions replaced / skipped, duration per partition, the live job\'s watermark ' ~ writes.watermark ~ ', the control partition after every batch. Owner: unknown (the operator who runs apply).') %}
   {% do l.append('- Collisions: ' ~ plan.lock.how ~ '.') %}
 
   {% do l.append('') %}
@@ -145,7 +146,7 @@
   {% for condition in [
       'a stage no longer equals its approved fingerprint (nothing is touched)',
       'a partition changed since the plan (the approved change summary no longer describes it)',
-      'a replaced partition does not equal the approved fingerprint before commit (its transaction rolls back)',
+      'a replaced partition does not equal the approved fingerprint: ' ~ writes.on_mismatch,
       'the canary or a batch does not read back equal to the approval after commit',
       'the control partition ' ~ (plan.control.value ~ ' ' if plan.control else '') ~ 'changes',
       'the live job\'s watermark moves, or the table\'s lock is held by the scheduled run or another apply',
@@ -156,8 +157,8 @@
   {% do l.append('') %}
   {% do l.append('## Rollback') %}
   {% do l.append('') %}
-  {% do l.append('- **Artifact:** one backup table per partition in `' ~ plan.stage_schema ~ '`, taken inside the partition\'s transaction before its rows are deleted.') %}
-  {% do l.append('- **Procedure:** ' ~ commands.rollback ~ ' restores each replaced partition in its own transaction and commits only when it equals its fingerprint before the apply (' ~ (plan.partitions | map(attribute='target_before') | map(attribute='row_count') | sum) ~ ' rows in all). Reverse order: downstream models first, then the root.') %}
+  {% do l.append('- **Artifact:** one backup table per partition in `' ~ plan.stage_schema ~ '`, ' ~ writes.backup ~ '.') %}
+  {% do l.append('- **Procedure:** ' ~ commands.rollback ~ ' restores each replaced partition ' ~ writes.unit ~ ' each and keeps it only when it equals its fingerprint before the apply (' ~ (plan.partitions | map(attribute='target_before') | map(attribute='row_count') | sum) ~ ' rows in all). Reverse order: downstream models first, then the root.') %}
   {% do l.append('- **Time limit:** until the backups are dropped (`clean` keeps them while a rollback is possible). Owner: unknown.') %}
   {% do l.append('- **Irreversible:** nothing, while the backups exist.') %}
   {{ return(l | join('\n') ~ '\n') }}

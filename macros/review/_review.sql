@@ -14,18 +14,19 @@
   {% for p in partitions %}{% do largest.append(p.builds.a.row_count) %}{% do largest.append(p.target_before.row_count) %}{% endfor %}
   {% set largest = largest | max %}
   {% set checks = [] %}
+  {% set writes = dbt_backfill.write_guarantees() %}
 
   {% if largest > plan.cost.thresholds.rows %}
     {% do checks.append({'check': 'Bounded per-partition units', 'severity': 'warn',
-        'finding': 'a partition holds ' ~ largest ~ ' rows, replaced in one transaction: its lock and undo last for all of them',
+        'finding': 'a partition holds ' ~ largest ~ ' rows, replaced ' ~ writes.unit ~ ': its lock and undo last for all of them',
         'safe_alternative': 'partition the table more finely, or raise the row threshold knowingly'}) %}
   {% elif partitions | length == 1 %}
     {% do checks.append({'check': 'Bounded per-partition units', 'severity': 'ok',
-        'finding': 'one partition (' ~ values[0] ~ ', ' ~ largest ~ ' rows): a single idempotent replace in one transaction; batching it would be over-engineering',
+        'finding': 'one partition (' ~ values[0] ~ ', ' ~ largest ~ ' rows): a single idempotent replace ' ~ writes.unit ~ '; batching it would be over-engineering',
         'safe_alternative': '-'}) %}
   {% else %}
     {% do checks.append({'check': 'Bounded per-partition units', 'severity': 'ok',
-        'finding': (partitions | length) ~ ' partitions, one transaction each (largest ' ~ largest ~ ' rows), canary first, then batches of '
+        'finding': (partitions | length) ~ ' partitions, ' ~ writes.unit ~ ' each (largest ' ~ largest ~ ' rows), canary first, then batches of '
                    ~ plan.batch_size ~ ' with a checkpoint after each',
         'safe_alternative': '-'}) %}
   {% endif %}
@@ -47,7 +48,7 @@
         'safe_alternative': 'name every partition the rows moved between'}) %}
   {% else %}
     {% do checks.append({'check': 'Idempotent writes', 'severity': 'ok',
-        'finding': 'each partition is deleted and re-inserted whole in one transaction from a build made twice with equal fingerprints; a rerun skips partitions already equal to the approval',
+        'finding': 'each partition is replaced whole ' ~ writes.unit ~ ' from a build made twice with equal fingerprints; a rerun skips partitions already equal to the approval',
         'safe_alternative': '-'}) %}
   {% endif %}
 
@@ -57,7 +58,7 @@
   {% else %}
     {% do checks.append({'check': 'No collision with the scheduled run', 'severity': 'warn',
         'finding': plan.lock.how,
-        'safe_alternative': 'add "{{ dbt_backfill.backfill_lock() }}" to the model\'s pre-hooks, or pause its schedule for the apply'}) %}
+        'safe_alternative': plan.lock.get('alternative') or 'add "{{ dbt_backfill.backfill_lock() }}" to the model\'s pre-hooks, or pause its schedule for the apply'}) %}
   {% endif %}
 
   {% set watermark = plan.watermark %}
@@ -79,7 +80,7 @@
     {% do checks.append({'check': 'Watermark untouched', 'severity': 'ok',
         'finding': dbt_backfill._describe_watermark(watermark.before) ~ ' is ' ~ watermark.before.value
                    ~ (' and stays ' ~ watermark.after.value ~ ' after the backfill' if watermark.after else '')
-                   ~ '; apply re-reads it inside every partition\'s transaction and stops if it moves',
+                   ~ '; apply re-reads it ' ~ writes.watermark ~ ' and stops if it moves',
         'safe_alternative': '-'}) %}
   {% endif %}
 
@@ -121,7 +122,7 @@
         'safe_alternative': 'confirm by other means that nothing outside the scope changes'}) %}
   {% else %}
     {% do checks.append({'check': 'Bounded, verifiable, reversible', 'severity': 'ok',
-        'finding': 'exactly ' ~ values | join(', ') ~ '; every partition checked against its approved fingerprint before commit'
+        'finding': 'exactly ' ~ values | join(', ') ~ '; every partition checked against its approved fingerprint (if not, ' ~ writes.on_mismatch ~ ')'
                    ~ (' and ' ~ (plan.gates | length) ~ ' reconciliation gate(s) passed' if plan.gates else '')
                    ~ '; control partition ' ~ plan.control.value ~ ' must not change; a backup per partition for rollback',
         'safe_alternative': '-'}) %}
@@ -136,7 +137,7 @@
   {% elif warning %}
     {% set verdict, reason = 'RESTRUCTURE FIRST', warning[0].check ~ ': ' ~ warning[0].finding %}
   {% else %}
-    {% set verdict, reason = 'SAFE TO RUN', (values | length) ~ ' partition(s), each replaced whole in its own transaction from a reproducible build, nothing else touched'
+    {% set verdict, reason = 'SAFE TO RUN', (values | length) ~ ' partition(s), each replaced whole ' ~ writes.unit ~ ' from a reproducible build, nothing else touched'
         ~ ('; confirm ' ~ (unknown | length) ~ ' unknown(s) listed as gates' if unknown else '') %}
   {% endif %}
   {{ return({'checks': checks, 'verdict': verdict, 'reason': reason}) }}

@@ -22,3 +22,9 @@
 {% macro duckdb__build_stage(stage_relation, model_sql, partition_predicate) %}
   {% do dbt_backfill._create_table_in_one_transaction(stage_relation, dbt_backfill._partition_rows_of(model_sql, partition_predicate)) %}
 {% endmacro %}
+
+{# Spark: DDL is not transactional; a stage is private to its run, so a failed build leaves at most a stage that
+   the next build of the same run drops, and the target is never touched. Parquet, like the tables dbt-spark makes. #}
+{% macro spark__build_stage(stage_relation, model_sql, partition_predicate) %}
+  {% do dbt_backfill._spark_table_as(stage_relation, dbt_backfill._partition_rows_of(model_sql, partition_predicate)) %}
+{% endmacro %}

@@ -23,3 +23,8 @@
 {% macro duckdb__begin_transaction() %}
   {% do dbt_backfill._execute('select 1', fetch=false) %}
 {% endmacro %}
+
+{# Spark: no multi-statement transactions. Each statement is atomic on its own (a partition overwrite swaps the
+   partition's files at once); what a transaction would roll back elsewhere, apply undoes from the backup. #}
+{% macro spark__begin_transaction() %}
+{% endmacro %}

@@ -50,13 +50,15 @@
 {% endmacro %}
 
 {# Every partition value must be a value of the partition column's type: checked one by one before anything
-   is built, so a malformed value is named. #}
+   is built, so a malformed value is named. PostgreSQL and DuckDB reject a bad cast; Spark without ANSI mode
+   returns null for it, which is refused the same way. #}
 {% macro _check_partition_values(scope, values) %}
   {% for value in values %}
-    {% do dbt_backfill._step('checking partition value ' ~ value,
-        'partition value ' ~ tojson(value) ~ ' is not a valid ' ~ scope.partition_column.data_type ~ ' for '
-        ~ scope.partition_column.name ~ '. Nothing was built and the target is unchanged.') %}
-    {% do dbt_backfill._execute('select cast(' ~ dbt_backfill._sql_literal(value) ~ ' as ' ~ scope.partition_column.data_type ~ ')') %}
+    {% set invalid = 'partition value ' ~ tojson(value) ~ ' is not a valid ' ~ scope.partition_column.data_type ~ ' for '
+        ~ scope.partition_column.name ~ '. Nothing was built and the target is unchanged.' %}
+    {% do dbt_backfill._step('checking partition value ' ~ value, invalid) %}
+    {% set cast = dbt_backfill._execute('select cast(' ~ dbt_backfill._sql_literal(value) ~ ' as ' ~ scope.partition_column.data_type ~ ')') %}
+    {% if cast.rows[0][0] is none %}{% do dbt_backfill._fail(invalid) %}{% endif %}
   {% endfor %}
   {% do dbt_backfill._commit() %}
 {% endmacro %}

@@ -30,3 +30,7 @@
 {% macro duckdb___bucket_of(key_expression) %}
   {{ return('(hash(' ~ key_expression ~ ') % 4096)') }}
 {% endmacro %}
+
+{% macro spark___bucket_of(key_expression) %}
+  {{ return('pmod(hash(' ~ key_expression ~ '), 4096)') }}
+{% endmacro %}

@@ -106,7 +106,7 @@ def _print_plan(packet: Packet, path: Path) -> None:
         before, after = packet.watermark["before"], packet.watermark["after"]
         where = before.get("column") or before.get("relation") or "query"
         if after is None:
-            outcome = "apply checks it is unchanged inside every partition's transaction"
+            outcome = "apply checks it is unchanged with every partition it replaces"
         elif packet.watermark["raised"]:
             outcome = f"{_short(after['value'])} after: RAISED, allowed ({packet.allowances['watermark_move']['reason']})"
         else:
@@ -231,7 +231,7 @@ def packet_command(command: Callable) -> Callable:
 @json_option
 @handles_outcomes
 def apply(packet, batch_size, cascade, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
-    """Replace the approved partitions of PACKET, one transaction each: the canary first, then batches, with the
+    """Replace the approved partitions of PACKET, one transaction each (Spark: one partition overwrite each): the canary first, then batches, with the
     target and a control partition checked after each."""
     runner = runner_from(project_dir, profiles_dir, dbt_target or Packet.read(packet).dbt_target, dbt_vars)
     if cascade:
@@ -256,8 +256,8 @@ def apply(packet, batch_size, cascade, project_dir, profiles_dir, dbt_target, db
 def _print_applied(result) -> None:
     rows = [[r.value, str(r.before.row_count), _totals(r.before), str(r.after.row_count), _totals(r.after),
              r.after.short] for r in result.replaced]
-    click.echo(f"Applied {result.packet.run_id} to {result.packet.target}: each partition replaced in its own "
-               f"transaction and equal to the approved fingerprint before commit.")
+    click.echo(f"Applied {result.packet.run_id} to {result.packet.target}: each partition replaced whole and "
+               f"equal to the approved fingerprint when read back.")
     if result.skipped:
         click.echo(f"Already equal to the approval, skipped (nothing to change there, or an earlier apply got this "
                    f"far): {', '.join(result.skipped)}")
@@ -283,7 +283,7 @@ def verify(runner: DbtRunner, packet: Path, as_json: bool) -> None:
 
 @packet_command
 def rollback(runner: DbtRunner, packet: Path, as_json: bool) -> None:
-    """Restore PACKET's replaced partitions from their backups, one transaction each."""
+    """Restore PACKET's replaced partitions from their backups, one transaction each (Spark: one overwrite each)."""
     result = rollback_packet(runner, packet)
     if as_json:
         click.echo(json.dumps({"status": "rolled_back", "restored": list(result.restored),

@@ -23,7 +23,7 @@ from dbt_backfill.packet import RelationRef
 RESULT = re.compile(r"<<dbt_backfill:(?P<kind>[a-z_]+)>>(?P<payload>.*?)<</dbt_backfill>>", re.DOTALL)
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 SECRET_NAME = re.compile(r"PASSWORD|SECRET|TOKEN|PRIVATE_KEY|CREDENTIAL", re.IGNORECASE)
-SUPPORTED_ADAPTERS = ("postgres", "duckdb")
+SUPPORTED_ADAPTERS = ("postgres", "duckdb", "spark")
 
 
 def redact(text: str, environ: Mapping[str, str] | None = None) -> str:

@@ -1,0 +1,32 @@
+{#
+  Undo a replacement that a check refused before it was committed, and say how, in a clause the refusal quotes.
+  PostgreSQL and DuckDB: the refusal rolls the partition's transaction back; nothing to do here.
+  Engines without multi-statement transactions restore the partition from its backup.
+#}
+{% macro undo_replacement(target_relation, backup_relation, scope, partition_value, target_columns) %}
+  {{ return(adapter.dispatch('undo_replacement', 'dbt_backfill')(target_relation, backup_relation, scope, partition_value, target_columns)) }}
+{% endmacro %}
+
+{% macro default__undo_replacement(target_relation, backup_relation, scope, partition_value, target_columns) %}
+  {{ exceptions.raise_compiler_error("dbt_backfill.undo_replacement is not implemented for " ~ adapter.type()) }}
+{% endmacro %}
+
+{% macro postgres__undo_replacement(target_relation, backup_relation, scope, partition_value, target_columns) %}
+  {{ return('its transaction was rolled back') }}
+{% endmacro %}
+
+{% macro duckdb__undo_replacement(target_relation, backup_relation, scope, partition_value, target_columns) %}
+  {{ return('its transaction was rolled back') }}
+{% endmacro %}
+
+{# Spark: the overwrite is already visible; a second overwrite from the backup puts the old rows back. #}
+{% macro spark__undo_replacement(target_relation, backup_relation, scope, partition_value, target_columns) %}
+  {% if backup_relation is none %}
+    {{ return('Spark has no transaction to roll back and this step keeps no backup: the partition holds what was just written') }}
+  {% endif %}
+  {% do dbt_backfill.replace_partition(target_relation, backup_relation,
+      dbt_backfill._partition_predicate(scope.partition_column, partition_value), target_columns,
+      {'column': scope.partition_column.name, 'value': partition_value}) %}
+  {{ return('Spark has no transaction to roll back, so the partition was restored from its backup '
+            ~ dbt_backfill._relation_name(backup_relation)) }}
+{% endmacro %}
