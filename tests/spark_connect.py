@@ -27,12 +27,10 @@ def _free_port() -> int:
 class SparkServer:
     url: str
 
-    def session(self):
-        from pyspark.sql import SparkSession
-        return SparkSession.builder.remote(self.url).getOrCreate()
-
     def new_session(self):
-        """A session of its own (not the process's default), to stop after use."""
+        """A session of its own, to stop after use. Never the process's default session (getOrCreate): nothing
+        stops that one, and at exit PySpark would try to release it on a server already gone, retrying for
+        minutes."""
         from pyspark.sql import SparkSession
         return SparkSession.builder.remote(self.url).create()
 
@@ -61,7 +59,13 @@ class ThrowawaySparkConnect:
         deadline = time.monotonic() + 180
         while True:
             try:
-                server.session().sql("select 1").collect()
+                # the port first: a session made before the server listens would retry for minutes when stopped
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                probe = server.new_session()
+                try:
+                    probe.sql("select 1").collect()
+                finally:
+                    probe.stop()
                 return server
             except Exception as exc:  # not up yet: the JVM takes a while
                 if time.monotonic() > deadline:
