@@ -1,5 +1,5 @@
 {#
-  Replace approved partitions, one transaction each (where the engine has none, one atomic partition overwrite
+  Replace approved partitions, one transaction each (where the engine has none, one partition overwrite statement
   each, undone from the backup: write_guarantees), stopping at the first mismatch:
     0. take the table's backfill lock (refused if another apply, a rollback or the scheduled run holds it);
     1. fingerprint every approved stage; each must equal the packet, or nothing at all is touched;

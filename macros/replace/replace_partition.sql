@@ -25,7 +25,8 @@
 {% endmacro %}
 
 {# Spark: a static partition overwrite, INSERT OVERWRITE ... PARTITION (column = value), which replaces the named
-   partition atomically (the engine swaps its files) and empties it when the stage is empty. Never the dynamic mode,
+   partition in one statement and empties it when the stage is empty — not atomically for readers: on a parquet
+   table Spark deletes the partition's files before it writes the new ones. Never the dynamic mode,
    which leaves a partition that became empty untouched. The target must be partitioned by the partition column
    (Spark cannot delete rows from a parquet table); the columns go in the target's order, partition column last
    out. #}

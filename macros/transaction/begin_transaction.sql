@@ -24,7 +24,8 @@
   {% do dbt_backfill._execute('select 1', fetch=false) %}
 {% endmacro %}
 
-{# Spark: no multi-statement transactions. Each statement is atomic on its own (a partition overwrite swaps the
-   partition's files at once); what a transaction would roll back elsewhere, apply undoes from the backup. #}
+{# Spark: no multi-statement transactions; each statement commits alone (a partition overwrite deletes the
+   partition's files, then writes the new ones). What a transaction would roll back elsewhere, apply undoes from
+   the backup. #}
 {% macro spark__begin_transaction() %}
 {% endmacro %}
