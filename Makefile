@@ -27,8 +27,12 @@ java-runtime:
 	@command -v java >/dev/null 2>&1 || \
 	  { echo "installing a Java 17 runtime for Spark"; apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless >/dev/null; }
 
+# Two xdist workers (the machine's two cores), each with its own PostgreSQL cluster and, if it runs Spark tests,
+# its own Spark server; the 25 slowest tests are printed. The suite's budget: 35 minutes on 2 cores.
+PYTEST_WORKERS ?= 2
+
 test: install postgres-binaries java-runtime
-	$(BIN)/python -m pytest tests -q $(PYTEST_ARGS)
+	$(BIN)/python -m pytest tests -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
 
 # The seed scenario on DuckDB (no server); the project is left in ./dbt_backfill_demo.
 demo: install

@@ -3,7 +3,7 @@ commands need, and plain SQL to look at the tables (psycopg2 / the duckdb module
 from __future__ import annotations
 
 import re
-import uuid
+import shutil
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -42,13 +42,16 @@ class _StandardSqlBackend:
 
 
 class PostgresBackend(_StandardSqlBackend):
+    """A database of its own on the suite's PostgreSQL. Its name is the project's slot (see project.py): the same
+    name for every project of that slot, so the connection dbt hashes for partial parsing is the same too."""
     name = "postgres"
 
-    def __init__(self, server: PostgresServer, workdir: Path) -> None:
+    def __init__(self, server: PostgresServer, database: str) -> None:
         self.server = server
-        self.database = "bf_" + uuid.uuid4().hex[:10]
-        server.create_database(self.database)
-        self.connection = server.connect(self.database)
+        self.database = database
+        server.drop_database(database)  # a database of a slot is never shared: one left by a killed run goes
+        server.create_database(database)
+        self.connection = server.connect(database)
 
     def profile_output(self) -> dict[str, Any]:
         return {"type": "postgres", "host": self.server.host, "port": self.server.port, "user": self.server.user,
@@ -78,22 +81,43 @@ class PostgresBackend(_StandardSqlBackend):
     def load_events(self, name: str) -> None:
         load_trip_events(self.connection, name, "%s")
 
+    # -- a published state, kept once and copied into later projects of the same slot ------------------------
+    def save_state(self, keep_in: Path) -> str:
+        """Copy this database to `<name>_published` (CREATE DATABASE ... TEMPLATE: a file copy on the server)."""
+        saved = f"{self.database}_published"
+        self.connection.close()
+        self.server.drop_database(saved)
+        self.server.create_database(saved, template=self.database)
+        self.connection = self.server.connect(self.database)
+        return saved
+
+    def restore_state(self, saved: str) -> None:
+        self.connection.close()
+        self.server.drop_database(self.database)
+        self.server.create_database(self.database, template=saved)
+        self.connection = self.server.connect(self.database)
+
+    def drop_state(self, saved: str) -> None:
+        self.server.drop_database(saved)
+
     def close(self) -> None:
         self.connection.close()
         self.server.drop_database(self.database)
 
 
 class DuckDBBackend(_StandardSqlBackend):
-    """A DuckDB file. Only one process may open it for writing, so every look opens and closes its own
-    connection and never overlaps a dbt command."""
+    """A DuckDB file in the project's directory, named relatively in the profile (`path: trips.duckdb`, as many
+    projects do), so every project has the same connection for dbt's partial parsing. dbt and dbt-backfill run
+    with the project's directory as their working directory. Only one process may open the file for writing, so
+    every look opens and closes its own connection and never overlaps a dbt command."""
     name = "duckdb"
+    FILE = "trips.duckdb"
 
-    def __init__(self, workdir: Path) -> None:
-        workdir.mkdir(parents=True, exist_ok=True)
-        self.path = workdir / "trips.duckdb"
+    def __init__(self, project_dir: Path) -> None:
+        self.path = project_dir / self.FILE
 
     def profile_output(self) -> dict[str, Any]:
-        return {"type": "duckdb", "path": str(self.path), "schema": "analytics", "threads": 1,
+        return {"type": "duckdb", "path": self.FILE, "schema": "analytics", "threads": 1,
                 "settings": {"TimeZone": "{{ env_var('" + TIMEZONE_VARIABLE + "', 'UTC') }}"}}
 
     def env(self, timezone: str | None = None) -> dict[str, str]:
@@ -126,21 +150,37 @@ class DuckDBBackend(_StandardSqlBackend):
         finally:
             connection.close()
 
+    def save_state(self, keep_in: Path) -> Path:
+        saved = keep_in / self.FILE
+        shutil.copyfile(self.path, saved)
+        return saved
+
+    def restore_state(self, saved: Path) -> None:
+        shutil.copyfile(saved, self.path)
+
+    def drop_state(self, saved: Path) -> None:
+        saved.unlink(missing_ok=True)
+
     def close(self) -> None:
         pass
 
 
 class SparkBackend:
-    """The suite's Spark Connect server. Its metastore is shared by the whole session, so a new project starts
-    by dropping every database but `default` (tests run one at a time)."""
+    """The suite's Spark Connect server. Its metastore is shared by the whole pytest process, so a new project
+    starts by dropping every database but `default` and the saved states (tests of one process run one at a
+    time; each xdist worker that runs Spark tests has a server of its own)."""
     name = "spark"
+    SAVED = "bf_saved__"  # prefix of the databases that keep a saved state
 
-    def __init__(self, server, workdir: Path) -> None:
+    def __init__(self, server) -> None:
         self.server = server
         with self.session() as spark:
-            for (database,) in spark.sql("show databases").collect():
-                if database != "default":
-                    spark.sql(f"drop database if exists `{database}` cascade")
+            self._drop_databases(spark)
+
+    def _drop_databases(self, spark) -> None:
+        for (database,) in spark.sql("show databases").collect():
+            if database != "default" and not database.startswith(self.SAVED):
+                spark.sql(f"drop database if exists `{database}` cascade")
 
     @contextmanager
     def session(self):
@@ -179,6 +219,46 @@ class SparkBackend:
             spark.sql("create table if not exists raw.trip_events (event_id int, trip_id int, trip_date date, "
                       "fare decimal(10, 2), status string, updated_at timestamp) using parquet")
             spark.sql(f"insert into raw.trip_events values {values}")
+
+    # -- a published state, kept once and copied into later projects ------------------------------------------
+    def save_state(self, keep_in: Path) -> list[tuple[str, str, str, bool]]:
+        """Every database as it is now: each object's own DDL (SHOW CREATE TABLE, as dbt-spark made it) and, for a
+        table, its rows copied into `bf_saved__<database>`. Returns the objects, tables before views."""
+        objects = []
+        with self.session() as spark:
+            for (database,) in spark.sql("show databases").collect():
+                if database == "default" or database.startswith(self.SAVED):
+                    continue
+                saved = f"{self.SAVED}{database}"
+                spark.sql(f"drop database if exists `{saved}` cascade")
+                spark.sql(f"create database `{saved}`")
+                for table in spark.catalog.listTables(database):
+                    ddl = spark.sql(f"show create table `{database}`.`{table.name}`").collect()[0][0]
+                    if table.tableType != "VIEW":
+                        spark.sql(f"create table `{saved}`.`{table.name}` using parquet as "
+                                  f"select * from `{database}`.`{table.name}`")
+                    objects.append((database, table.name, self._managed(ddl), table.tableType == "VIEW"))
+        return sorted(objects, key=lambda o: o[3])
+
+    @staticmethod
+    def _managed(ddl: str) -> str:
+        """A managed table's DDL without its LOCATION: given one, Spark would make the copy an external table."""
+        return re.sub(r"\nLOCATION '[^']*'", "", ddl)
+
+    def restore_state(self, objects) -> None:
+        with self.session() as spark:
+            self._drop_databases(spark)
+            for database in dict.fromkeys(database for database, *_ in objects):
+                spark.sql(f"create database `{database}`")
+            for database, name, ddl, is_view in objects:
+                spark.sql(ddl)
+                if not is_view:
+                    spark.sql(f"insert into `{database}`.`{name}` select * from `{self.SAVED}{database}`.`{name}`")
+
+    def drop_state(self, objects) -> None:
+        with self.session() as spark:
+            for database in dict.fromkeys(database for database, *_ in objects):
+                spark.sql(f"drop database if exists `{self.SAVED}{database}` cascade")
 
     # PostgreSQL type names the tests write, in Spark's words. Spark's TIMESTAMP is an instant (timestamptz);
     # TIMESTAMP_NTZ is the naive kind; Spark has no uuid type (a string holds the text).
@@ -223,9 +303,10 @@ class SparkBackend:
         pass
 
 
-def make_backend(adapter: str, postgres_server: PostgresServer | None, workdir: Path, spark_server=None):
+def make_backend(adapter: str, slot_name: str, project_dir: Path, postgres_server=None, spark_server=None):
+    """The backend of a project: `slot_name` names its PostgreSQL database (see project.py)."""
     if adapter == "postgres":
-        return PostgresBackend(postgres_server, workdir)
+        return PostgresBackend(postgres_server, slot_name)
     if adapter == "spark":
-        return SparkBackend(spark_server, workdir)
-    return DuckDBBackend(workdir)
+        return SparkBackend(spark_server)
+    return DuckDBBackend(project_dir)

@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -5,9 +6,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from backends import ADAPTERS, make_backend  # noqa: E402
+from backends import ADAPTERS  # noqa: E402
 from postgres_cluster import ThrowawayCluster, server_from_environment  # noqa: E402
-from project import TripsProject, prepare_template  # noqa: E402
+from project import ProjectFactory  # noqa: E402
+
+ENGINES = ("postgres", "duckdb", "spark")
 
 
 @pytest.fixture(scope="session")
@@ -42,26 +45,50 @@ def spark_server():
 
 
 @pytest.fixture(scope="session")
-def project_template(tmp_path_factory):
-    return prepare_template(tmp_path_factory.mktemp("template"))
+def projects(request, tmp_path_factory):
+    """Throwaway projects on their own databases (see project.ProjectFactory); servers start on first use."""
+    def servers(adapter):
+        if adapter == "postgres":
+            return {"postgres_server": request.getfixturevalue("postgres_server")}
+        if adapter == "spark":
+            return {"spark_server": request.getfixturevalue("spark_server")}
+        return {}
 
-
-def new_project(adapter, request, template, workdir):
-    server = request.getfixturevalue("postgres_server") if adapter == "postgres" else None
-    spark = request.getfixturevalue("spark_server") if adapter == "spark" else None
-    return TripsProject(make_backend(adapter, server, workdir, spark), template, workdir / "work")
+    # a name of its own per run and xdist worker: databases on a shared server (DBT_BACKFILL_TEST_PG_HOST) never meet
+    process = f"{os.getpid()}_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
+    factory = ProjectFactory(tmp_path_factory.mktemp("projects"), process, servers)
+    yield factory
+    factory.close()
 
 
 def trips_on(adapters):
     """The `trips` fixture over `adapters`: a module whose tests need what only some engines give (transactions,
     triggers, locks) binds `trips = trips_on(TRANSACTIONAL_ADAPTERS)`."""
     @pytest.fixture(params=adapters)
-    def trips(request, project_template, tmp_path):
+    def trips(request, projects, tmp_path):
         """The seed scenario on its own database, per adapter: a stale fct_trips, corrections waiting in the source."""
-        project = new_project(request.param, request, project_template, tmp_path).publish_stale_target()
+        project = projects.new(request.param, tmp_path).publish_stale_target()
         yield project
         project.close()
     return trips
 
 
 trips = trips_on(ADAPTERS)
+
+
+def pytest_collection_modifyitems(config, items):
+    """How xdist (`-n 2 --dist loadgroup`, see the Makefile) shares the tests between its workers: every Spark test
+    on one worker (one Spark server, whose metastore the tests reset), and the tests that share a module-scoped
+    project (its fixture built once) together. Everything else goes to whichever worker is free."""
+    for item in items:
+        engines = {mark.name for mark in item.iter_markers() if mark.name in ENGINES}
+        if "spark" in engines:
+            group = "spark"
+        else:
+            shared = sorted(name for name, definitions in item._fixtureinfo.name2fixturedefs.items()
+                            if definitions[-1].scope == "module")
+            if not shared:
+                continue
+            params = item.callspec.params if hasattr(item, "callspec") else {}
+            group = item.module.__name__ + "".join(f"[{params[name]}]" for name in shared if name in params)
+        item.add_marker(pytest.mark.xdist_group(group))

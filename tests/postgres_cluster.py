@@ -43,8 +43,10 @@ class PostgresServer:
         finally:
             connection.close()
 
-    def create_database(self, name: str) -> None:
-        self._outside_transaction(f'create database "{name}"')
+    def create_database(self, name: str, template: str | None = None) -> None:
+        """A new database; from `template`, a copy of that one (which nobody may be connected to)."""
+        copy = f' template "{template}"' if template else ""
+        self._outside_transaction(f'create database "{name}"{copy}')
 
     def drop_database(self, name: str) -> None:
         self._outside_transaction(f'drop database if exists "{name}" with (force)')

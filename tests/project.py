@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from backends import make_backend
+
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
@@ -60,29 +62,116 @@ def prepare_template(root: Path) -> Path:
     return root
 
 
+# dbt's partial-parse state: the user's target/ (dbt run) and dbt-backfill's own (target/dbt_backfill)
+PARSE_STATE = ("target/partial_parse.msgpack", "target/dbt_backfill/partial_parse.msgpack")
+
+
+class ProjectFactory:
+    """Throwaway copies of integration_tests/, each on a database of its own, made cheaply. One per pytest process
+    (each xdist worker has its own, with its own PostgreSQL cluster and Spark server).
+
+    Every dbt command parses the project first (2-3 s of CPU here) unless it finds dbt's partial-parse state made
+    for the same files *and the same connection* (dbt hashes the profile's connection fields). So each live project
+    holds a slot: PostgreSQL's database is named for it (`bf_<process>_<slot>`); DuckDB's file is named relatively
+    (the same `trips.duckdb` in every project's directory); Spark's connection never differs. The first project of
+    a slot is parsed once by `dbt parse` and later ones start from a copy of its target/ — dbt still re-reads any
+    file a test changes (its check is by content), and parses from scratch when the profile, vars or target differ.
+
+    The seed scenario's published state is played once per slot with the real commands (load the events, `dbt
+    run`, load the corrections) and kept: a template database on PostgreSQL, a file copy on DuckDB, each table's
+    DDL and rows on Spark; later projects start from a copy of it and of the target/ that `dbt run` left."""
+
+    def __init__(self, root: Path, process: str, servers) -> None:
+        self.root = root
+        self.process = process
+        self.servers = servers  # adapter -> the server fixture's value (started on first use)
+        self.template = prepare_template(root / "template")
+        self._slots_in_use: dict[str, set[int]] = {}
+        self._parsed: dict[tuple[str, int], Path] = {}  # (adapter, slot) -> a target/ with the parse state
+        self._published: dict[tuple[str, int], tuple[Any, Path, Any]] = {}  # -> (state, target/, backend)
+
+    def new(self, adapter: str, workdir: Path) -> "TripsProject":
+        in_use = self._slots_in_use.setdefault(adapter, set())
+        slot = min(set(range(len(in_use) + 1)) - in_use)
+        in_use.add(slot)
+        project = TripsProject(self, adapter, slot, workdir)
+        parsed = self._parsed.get((adapter, slot))
+        if parsed is None:
+            parse = project.dbt("parse")
+            assert parse.returncode == 0, parse.output
+            parsed = self.root / f"parsed_{adapter}_{slot}"
+            for state in PARSE_STATE:
+                (parsed / state).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(project.dir / PARSE_STATE[0], parsed / state)
+            self._parsed[(adapter, slot)] = parsed
+        shutil.copytree(parsed, project.dir, dirs_exist_ok=True)
+        project.untouched = True
+        return project
+
+    def slot_name(self, adapter: str, slot: int) -> str:
+        return f"bf_{self.process}_{slot}"
+
+    def publish(self, project: "TripsProject") -> None:
+        key = (project.adapter, project.slot)
+        if not project.untouched:  # a test ran commands first: its state is its own, neither kept nor replaced
+            project.play_publication()
+            return
+        if key not in self._published:
+            project.play_publication()
+            keep_in = self.root / f"published_{project.adapter}_{project.slot}"
+            keep_in.mkdir()
+            state = project.backend.save_state(keep_in)
+            shutil.copytree(project.dir / "target", keep_in / "target")
+            self._published[key] = (state, keep_in / "target", project.backend)
+            return
+        state, target, _ = self._published[key]
+        project.backend.restore_state(state)
+        shutil.rmtree(project.dir / "target", ignore_errors=True)
+        shutil.copytree(target, project.dir / "target")
+
+    def release(self, project: "TripsProject") -> None:
+        self._slots_in_use[project.adapter].discard(project.slot)
+
+    def close(self) -> None:
+        for state, _, backend in self._published.values():
+            try:
+                backend.drop_state(state)
+            except Exception:  # the server may be gone already (a throwaway cluster is removed whole)
+                pass
+
+
 class TripsProject:
     """The integration project on one backend. publish_stale_target() plays the seed scenario's history:
     `fct_trips` published from the original events, then the two late corrections land in the source (which
     the forward-only live job never picks up)."""
 
-    def __init__(self, backend, template: Path, workdir: Path) -> None:
-        self.backend = backend
-        self.adapter = backend.name
-        shutil.copytree(template, workdir, symlinks=True)
-        self.dir = workdir / "integration_tests"
+    def __init__(self, factory: ProjectFactory, adapter: str, slot: int, workdir: Path) -> None:
+        self.factory = factory
+        self.adapter = adapter
+        self.slot = slot
+        shutil.copytree(factory.template, workdir / "work", symlinks=True)
+        self.dir = workdir / "work" / "integration_tests"
+        self.backend = make_backend(adapter, factory.slot_name(adapter, slot), self.dir,
+                                    **factory.servers(adapter))
         (self.dir / "profiles.yml").write_text(yaml.safe_dump({"dbt_backfill_integration_tests": {
-            "target": backend.name, "outputs": {backend.name: backend.profile_output()}}}))
-        self.env = {**_base_env(), **backend.env()}
+            "target": adapter, "outputs": {adapter: self.backend.profile_output()}}}))
+        self.env = {**_base_env(), **self.backend.env()}
+        self.untouched = False  # no command has run in it since the factory made it
 
     def publish_stale_target(self) -> "TripsProject":
+        """The seed scenario's history, played for real once per slot and copied afterwards (see ProjectFactory)."""
+        self.factory.publish(self)
+        return self
+
+    def play_publication(self) -> None:
         self.backend.load_events("published")
         run = self.dbt("run")
         assert run.returncode == 0, run.output
         self.backend.load_events("corrections")
-        return self
 
     # -- commands ------------------------------------------------------------------------------------------
     def _run(self, args: list[str], env: dict[str, str] | None = None) -> Command:
+        self.untouched = False
         completed = subprocess.run(args, capture_output=True, text=True, cwd=self.dir, env=env or self.env,
                                    stdin=subprocess.DEVNULL)
         return Command(completed.returncode, completed.stdout, completed.stderr)
@@ -120,3 +209,4 @@ class TripsProject:
 
     def close(self) -> None:
         self.backend.close()
+        self.factory.release(self)

@@ -8,7 +8,6 @@ import json
 import pytest
 
 from backends import ADAPTERS
-from conftest import new_project
 from reference_fingerprint import partition_sha256
 
 TABLES = {
@@ -56,8 +55,8 @@ def create_tables(project, tables):
 
 
 @pytest.fixture(scope="module", params=ADAPTERS)
-def canon(request, project_template, tmp_path_factory):
-    project = new_project(request.param, request, project_template, tmp_path_factory.mktemp("canon"))
+def canon(request, projects, tmp_path_factory):
+    project = projects.new(request.param, tmp_path_factory.mktemp("canon"))
     create_tables(project, TABLES)
     yield project
     project.close()
@@ -152,10 +151,10 @@ CROSS_ENGINE = {
 
 
 @pytest.fixture(scope="module")
-def all_engines(request, project_template, tmp_path_factory):
+def all_engines(projects, tmp_path_factory):
     projects = {}
     for adapter, (definition, values) in CROSS_ENGINE.items():
-        project = new_project(adapter, request, project_template, tmp_path_factory.mktemp(f"cross_{adapter}"))
+        project = projects.new(adapter, tmp_path_factory.mktemp(f"cross_{adapter}"))
         create_tables(project, {"trips_cross": (definition, values)})
         projects[adapter] = project
     yield projects

@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import new_project
 
 WATERMARK_QUERY = "{variant_watermark: {query: 'select max(updated_at) from analytics.fct_trips_variant'}}"
 WATERMARK_RELATION = "{variant_watermark: {relation: analytics.job_state}}"
@@ -94,18 +93,17 @@ def test_allowed_empty_partition_and_watermark_move_are_recorded_in_the_packet_a
 
 
 @pytest.mark.postgres
-def test_no_secret_appears_in_output_packets_logs_or_artifacts(postgres_server, project_template, tmp_path):
+def test_no_secret_appears_in_output_packets_logs_or_artifacts(postgres_server, projects, tmp_path):
     """The password written literally in profiles.yml and exported in the environment: every command, including
     failing ones, and everything they leave on disk, must be free of it."""
-    project = new_project("postgres", type("R", (), {"getfixturevalue": lambda self, name: postgres_server})(),
-                          project_template, tmp_path)
+    project = projects.new("postgres", tmp_path)
     password = postgres_server.password
     profile = yaml.safe_load((project.dir / "profiles.yml").read_text())
     profile["dbt_backfill_integration_tests"]["outputs"]["postgres"]["password"] = password
     (project.dir / "profiles.yml").write_text(yaml.safe_dump(profile))
     project.env["PGPASSWORD"] = password
     try:
-        project.publish_stale_target()
+        project.play_publication()  # the real `dbt run` with the literal password, not a saved state
         path = project.dir / "backfills" / "secret.yml"
         outputs = [
             project.backfill("plan", "fct_trips", "--partitions", "2026-03-01", "--out", str(path)),

@@ -13,7 +13,6 @@ import pytest
 import yaml
 
 from backends import TRANSACTIONAL_ADAPTERS
-from conftest import new_project
 from dbt_backfill.demo import BACKFILL_DAYS, NEIGHBOUR_DAYS
 from test_resilience import FaultLock, reached, start, wait_until
 
@@ -28,10 +27,10 @@ def in_list(values):
 
 
 @pytest.fixture(scope="module", params=TRANSACTIONAL_ADAPTERS)
-def planned(request, project_template, tmp_path_factory):
+def planned(request, projects, tmp_path_factory):
     """The seed scenario planned once with `--format md` (plans only read the target, so the tests below share it
     and plan more beside it)."""
-    project = new_project(request.param, request, project_template, tmp_path_factory.mktemp("plan_review"))
+    project = projects.new(request.param, tmp_path_factory.mktemp("plan_review"))
     project.publish_stale_target()
     if project.adapter == "postgres":
         project.query("analyze raw.trip_events")  # the planner's statistics, as any maintained table has them
@@ -202,9 +201,8 @@ def test_a_control_partition_that_changed_since_the_plan_stops_apply_before_anyt
 
 
 @pytest.mark.postgres
-def test_a_failed_checkpoint_after_the_canary_stops_before_the_next_batch(postgres_server, project_template, tmp_path,
-                                                                          request):
-    project = new_project("postgres", request, project_template, tmp_path).publish_stale_target()
+def test_a_failed_checkpoint_after_the_canary_stops_before_the_next_batch(projects, tmp_path):
+    project = projects.new("postgres", tmp_path).publish_stale_target()
     try:
         path = plan_and_approve(project)
         packet = yaml.safe_load(path.read_text())

@@ -8,17 +8,16 @@ import pytest
 import yaml
 
 from backends import ADAPTERS
-from conftest import new_project
 
 DAYS = "2026-03-01,2026-03-02,2026-03-03"
 PUBLISHED = ["analytics.fct_trips", "analytics.fct_trips_variant", "analytics.fct_trips_volatile", "raw.trip_events"]
 
 
 @pytest.fixture(scope="module", params=ADAPTERS)
-def published(request, project_template, tmp_path_factory):
+def published(request, projects, tmp_path_factory):
     """The seed scenario with every model published, two plans of fct_trips (the first approved), and a
     snapshot of every published table."""
-    project = new_project(request.param, request, project_template, tmp_path_factory.mktemp("refusals"))
+    project = projects.new(request.param, tmp_path_factory.mktemp("refusals"))
     project.publish_stale_target()
     packets = []
     for name in ("first", "second"):

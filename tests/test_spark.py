@@ -6,15 +6,14 @@ other engines; this file holds only what is Spark's own."""
 import pytest
 import yaml
 
-from conftest import new_project
 from dbt_backfill.demo import BACKFILL_DAYS
 
 pytestmark = pytest.mark.spark
 
 
 @pytest.fixture(scope="module")
-def spark_trips(request, project_template, tmp_path_factory):
-    project = new_project("spark", request, project_template, tmp_path_factory.mktemp("spark")).publish_stale_target()
+def spark_trips(projects, tmp_path_factory):
+    project = projects.new("spark", tmp_path_factory.mktemp("spark")).publish_stale_target()
     yield project
     project.close()
 
