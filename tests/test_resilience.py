@@ -162,7 +162,7 @@ def test_the_scheduled_run_and_a_second_apply_are_kept_out_while_apply_runs(trip
         assert second.returncode == 3, second.output
         assert "locked" in second.stderr or "held by another process" in second.stderr
         live = subprocess.Popen([str(BIN / "dbt"), "run", "-s", "fct_trips", "--project-dir", str(trips.dir),
-                                 "--profiles-dir", str(trips.dir)], env=trips.env, stdout=subprocess.PIPE,
+                                 "--profiles-dir", str(trips.dir)], cwd=trips.dir, env=trips.env, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True)
         if lock:  # PostgreSQL: the scheduled run waits on the backfill lock
             wait_until(lambda: trips.query("select count(*) from pg_locks where locktype = 'advisory' and not granted "
