@@ -9,8 +9,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from backends import ADAPTERS  # noqa: E402
 from postgres_cluster import ThrowawayCluster, server_from_environment  # noqa: E402
 from project import ProjectFactory  # noqa: E402
-
-ENGINES = ("postgres", "duckdb", "spark")
+from scheduling import group_for_xdist  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -76,19 +75,6 @@ def trips_on(adapters):
 trips = trips_on(ADAPTERS)
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups
 def pytest_collection_modifyitems(config, items):
-    """How xdist (`-n 2 --dist loadgroup`, see the Makefile) shares the tests between its workers: every Spark test
-    on one worker (one Spark server, whose metastore the tests reset), and the tests that share a module-scoped
-    project (its fixture built once) together. Everything else goes to whichever worker is free."""
-    for item in items:
-        engines = {mark.name for mark in item.iter_markers() if mark.name in ENGINES}
-        if "spark" in engines:
-            group = "spark"
-        else:
-            shared = sorted(name for name, definitions in item._fixtureinfo.name2fixturedefs.items()
-                            if definitions[-1].scope == "module")
-            if not shared:
-                continue
-            params = item.callspec.params if hasattr(item, "callspec") else {}
-            group = item.module.__name__ + "".join(f"[{params[name]}]" for name in shared if name in params)
-        item.add_marker(pytest.mark.xdist_group(group))
+    group_for_xdist(items)

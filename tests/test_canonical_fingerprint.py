@@ -152,13 +152,13 @@ CROSS_ENGINE = {
 
 @pytest.fixture(scope="module")
 def all_engines(projects, tmp_path_factory):
-    projects = {}
+    by_adapter = {}
     for adapter, (definition, values) in CROSS_ENGINE.items():
         project = projects.new(adapter, tmp_path_factory.mktemp(f"cross_{adapter}"))
         create_tables(project, {"trips_cross": (definition, values)})
-        projects[adapter] = project
-    yield projects
-    for project in projects.values():
+        by_adapter[adapter] = project
+    yield by_adapter
+    for project in by_adapter.values():
         project.close()
 
 

@@ -1,0 +1,63 @@
+"""The suite's own scheduling holds: run a small suite shaped like ours under the same xdist options and check
+where each test ran. (Under pytest 9, xdist 3.8 silently ignores every group: the constraint pins pytest 8.)"""
+import re
+import subprocess
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+
+SMALL_SUITE = '''
+import pytest
+
+@pytest.fixture(scope="module", params=[pytest.param("postgres", marks=pytest.mark.postgres),
+                                        pytest.param("duckdb", marks=pytest.mark.duckdb),
+                                        pytest.param("spark", marks=pytest.mark.spark)])
+def shared(request):
+    return request.param
+
+@pytest.mark.parametrize("i", range(6))
+def test_reads_the_shared_project(shared, i):
+    pass
+
+@pytest.mark.spark
+@pytest.mark.parametrize("i", range(4))
+def test_of_spark_alone(i):
+    pass
+
+@pytest.mark.parametrize("i", range(6))
+def test_on_its_own(i):
+    pass
+'''
+
+CONFTEST = f'''
+import sys
+import pytest
+sys.path.insert(0, {str(TESTS)!r})
+from scheduling import group_for_xdist
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    group_for_xdist(items)
+'''
+
+
+def test_a_shared_project_and_all_of_spark_each_stay_on_one_xdist_worker(tmp_path):
+    (tmp_path / "conftest.py").write_text(CONFTEST)
+    (tmp_path / "test_small.py").write_text(SMALL_SUITE)
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    postgres\n    duckdb\n    spark\n")
+    completed = subprocess.run([sys.executable, "-m", "pytest", "-v", "-n", "2", "--dist", "loadgroup",
+                                "-p", "no:cacheprovider", str(tmp_path)], capture_output=True, text=True, cwd=tmp_path)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+
+    workers = defaultdict(set)
+    ran = re.findall(r"\[(gw\d)\] .*?PASSED \S*::(\w+)\[?([\w-]*)\]?(?:@(\S+))?", completed.stdout)
+    assert len(ran) == 6 * 3 + 4 + 6, completed.stdout
+    for worker, name, params, group in ran:
+        workers[group or f"{name}[{params}]"].add(worker)
+    assert {group for group in workers if ":" in group or group == "spark"} == {
+        "test_small:postgres", "test_small:duckdb", "spark"}
+    assert all(len(where) == 1 for where in workers.values()), dict(workers)
+    # the ungrouped tests were shared out: both workers ran something
+    assert len(set().union(*workers.values())) == 2
