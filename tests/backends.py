@@ -82,9 +82,10 @@ class PostgresBackend(_StandardSqlBackend):
         load_trip_events(self.connection, name, "%s")
 
     # -- a published state, kept once and copied into later projects of the same slot ------------------------
-    def save_state(self, keep_in: Path) -> str:
-        """Copy this database to `<name>_published` (CREATE DATABASE ... TEMPLATE: a file copy on the server)."""
-        saved = f"{self.database}_published"
+    def save_state(self, keep_in: Path, name: str) -> str:
+        """Copy this database to `<database>_<state name>` (CREATE DATABASE ... TEMPLATE: a file copy on the
+        server)."""
+        saved = f"{self.database}_{name}"
         self.connection.close()
         self.server.drop_database(saved)
         self.server.create_database(saved, template=self.database)
@@ -150,7 +151,7 @@ class DuckDBBackend(_StandardSqlBackend):
         finally:
             connection.close()
 
-    def save_state(self, keep_in: Path) -> Path:
+    def save_state(self, keep_in: Path, name: str) -> Path:
         saved = keep_in / self.FILE
         shutil.copyfile(self.path, saved)
         return saved
@@ -170,7 +171,7 @@ class SparkBackend:
     starts by dropping every database but `default` and the saved states (tests of one process run one at a
     time; each xdist worker that runs Spark tests has a server of its own)."""
     name = "spark"
-    SAVED = "bf_saved__"  # prefix of the databases that keep a saved state
+    SAVED = "bf_saved_"  # prefix of the databases that keep saved states: bf_saved_<state>__<database>
 
     def __init__(self, server) -> None:
         self.server = server
@@ -221,15 +222,18 @@ class SparkBackend:
             spark.sql(f"insert into raw.trip_events values {values}")
 
     # -- a published state, kept once and copied into later projects ------------------------------------------
-    def save_state(self, keep_in: Path) -> list[tuple[str, str, str, bool]]:
+    def save_state(self, keep_in: Path, name: str) -> tuple[str, list[str], list[tuple[str, str, str, bool]]]:
         """Every database as it is now: each object's own DDL (SHOW CREATE TABLE, as dbt-spark made it) and, for a
-        table, its rows copied into `bf_saved__<database>`. Returns the objects, tables before views."""
-        objects = []
+        table, its rows copied into `bf_saved_<name>__<database>`. Returns the prefix, the databases and the
+        objects, tables before views."""
+        prefix = f"{self.SAVED}{name}__"
+        databases, objects = [], []
         with self.session() as spark:
             for (database,) in spark.sql("show databases").collect():
                 if database == "default" or database.startswith(self.SAVED):
                     continue
-                saved = f"{self.SAVED}{database}"
+                saved = f"{prefix}{database}"
+                databases.append(database)
                 spark.sql(f"drop database if exists `{saved}` cascade")
                 spark.sql(f"create database `{saved}`")
                 for table in spark.catalog.listTables(database):
@@ -238,27 +242,29 @@ class SparkBackend:
                         spark.sql(f"create table `{saved}`.`{table.name}` using parquet as "
                                   f"select * from `{database}`.`{table.name}`")
                     objects.append((database, table.name, self._managed(ddl), table.tableType == "VIEW"))
-        return sorted(objects, key=lambda o: o[3])
+        return prefix, databases, sorted(objects, key=lambda o: o[3])
 
     @staticmethod
     def _managed(ddl: str) -> str:
         """A managed table's DDL without its LOCATION: given one, Spark would make the copy an external table."""
         return re.sub(r"\nLOCATION '[^']*'", "", ddl)
 
-    def restore_state(self, objects) -> None:
+    def restore_state(self, saved) -> None:
+        prefix, databases, objects = saved
         with self.session() as spark:
             self._drop_databases(spark)
-            for database in dict.fromkeys(database for database, *_ in objects):
+            for database in databases:
                 spark.sql(f"create database `{database}`")
             for database, name, ddl, is_view in objects:
                 spark.sql(ddl)
                 if not is_view:
-                    spark.sql(f"insert into `{database}`.`{name}` select * from `{self.SAVED}{database}`.`{name}`")
+                    spark.sql(f"insert into `{database}`.`{name}` select * from `{prefix}{database}`.`{name}`")
 
-    def drop_state(self, objects) -> None:
+    def drop_state(self, saved) -> None:
+        prefix, databases, _ = saved
         with self.session() as spark:
-            for database in dict.fromkeys(database for database, *_ in objects):
-                spark.sql(f"drop database if exists `{self.SAVED}{database}` cascade")
+            for database in databases:
+                spark.sql(f"drop database if exists `{prefix}{database}` cascade")
 
     # PostgreSQL type names the tests write, in Spark's words. Spark's TIMESTAMP is an instant (timestamptz);
     # TIMESTAMP_NTZ is the naive kind; Spark has no uuid type (a string holds the text).

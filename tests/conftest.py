@@ -34,7 +34,7 @@ def postgres_server(postgres_cluster):
 
 @pytest.fixture(scope="session")
 def spark_server():
-    """A throwaway Spark Connect server, started on first use and stopped at the end of the session."""
+    """A throwaway Spark Connect server, started on first use (per xdist worker) and stopped at the end."""
     from spark_connect import ThrowawaySparkConnect
     spark = ThrowawaySparkConnect()
     try:

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from backends import make_backend
+from dbt_backfill.demo import BACKFILL_DAYS as SEED_DAYS
 
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -88,7 +89,7 @@ class ProjectFactory:
         self.template = prepare_template(root / "template")
         self._slots_in_use: dict[str, set[int]] = {}
         self._parsed: dict[tuple[str, int], Path] = {}  # (adapter, slot) -> a target/ with the parse state
-        self._published: dict[tuple[str, int], tuple[Any, Path, Any]] = {}  # -> (state, target/, backend)
+        self._saved: dict[tuple[str, int, str], tuple[Any, Path, Any]] = {}  # -> (database state, files, backend)
 
     def new(self, adapter: str, workdir: Path) -> "TripsProject":
         in_use = self._slots_in_use.setdefault(adapter, set())
@@ -105,39 +106,50 @@ class ProjectFactory:
                 shutil.copyfile(project.dir / PARSE_STATE[0], parsed / state)
             self._parsed[(adapter, slot)] = parsed
         shutil.copytree(parsed, project.dir, dirs_exist_ok=True)
-        project.untouched = True
+        project.state = "fresh"
         return project
 
     def slot_name(self, adapter: str, slot: int) -> str:
         return f"bf_{self.process}_{slot}"
 
-    def publish(self, project: "TripsProject") -> None:
-        key = (project.adapter, project.slot)
-        if not project.untouched:  # a test ran commands first: its state is its own, neither kept nor replaced
-            project.play_publication()
-            return
-        if key not in self._published:
-            project.play_publication()
-            keep_in = self.root / f"published_{project.adapter}_{project.slot}"
-            keep_in.mkdir()
-            state = project.backend.save_state(keep_in)
-            shutil.copytree(project.dir / "target", keep_in / "target")
-            self._published[key] = (state, keep_in / "target", project.backend)
-            return
-        state, target, _ = self._published[key]
-        project.backend.restore_state(state)
-        shutil.rmtree(project.dir / "target", ignore_errors=True)
-        shutil.copytree(target, project.dir / "target")
+    def reach(self, project: "TripsProject", name: str, play) -> None:
+        """Bring `project` to the named state: by `play(project)` — the real commands — the first time for its slot,
+        and afterwards by copying what that left (the database, target/ and backfills/). Only a project in a state
+        the factory knows is restored; one a test has changed plays for real and keeps its own."""
+        key = (project.adapter, project.slot, name)
+        if project.state is not None and key in self._saved:
+            state, kept, _ = self._saved[key]
+            project.backend.restore_state(state)
+            for part in KEPT:
+                shutil.rmtree(project.dir / part, ignore_errors=True)
+                if (kept / part).exists():
+                    shutil.copytree(kept / part, project.dir / part)
+        else:
+            known = project.state is not None
+            play(project)
+            if known:
+                kept = self.root / f"{name}_{project.adapter}_{project.slot}"
+                kept.mkdir()
+                state = project.backend.save_state(kept, name)
+                for part in KEPT:
+                    if (project.dir / part).exists():
+                        shutil.copytree(project.dir / part, kept / part)
+                self._saved[key] = (state, kept, project.backend)
+        project.state = name
 
     def release(self, project: "TripsProject") -> None:
         self._slots_in_use[project.adapter].discard(project.slot)
 
     def close(self) -> None:
-        for state, _, backend in self._published.values():
+        for state, _, backend in self._saved.values():
             try:
                 backend.drop_state(state)
             except Exception:  # the server may be gone already (a throwaway cluster is removed whole)
                 pass
+
+
+# what a saved state keeps of the project's directory besides the database
+KEPT = ("target", "backfills")
 
 
 class TripsProject:
@@ -156,12 +168,23 @@ class TripsProject:
         (self.dir / "profiles.yml").write_text(yaml.safe_dump({"dbt_backfill_integration_tests": {
             "target": adapter, "outputs": {adapter: self.backend.profile_output()}}}))
         self.env = {**_base_env(), **self.backend.env()}
-        self.untouched = False  # no command has run in it since the factory made it
+        self.state: str | None = None  # a state the factory made (fresh, published, ...); None once a test acts
 
     def publish_stale_target(self) -> "TripsProject":
         """The seed scenario's history, played for real once per slot and copied afterwards (see ProjectFactory)."""
-        self.factory.publish(self)
+        if self.state != "published":
+            self.factory.reach(self, "published", TripsProject.play_publication)
         return self
+
+    def planned_seed(self) -> Path:
+        """The published seed scenario with its three days planned (no --out: the packet's own name), played for
+        real once per slot and copied afterwards. Returns the packet's path."""
+        def play(project: TripsProject) -> None:
+            project.publish_stale_target()
+            planned = project.plan("fct_trips", SEED_DAYS)
+            assert planned.returncode == 0, planned.output
+        self.factory.reach(self, "planned_seed", play)
+        return self.packets()[-1]
 
     def play_publication(self) -> None:
         self.backend.load_events("published")
@@ -171,7 +194,7 @@ class TripsProject:
 
     # -- commands ------------------------------------------------------------------------------------------
     def _run(self, args: list[str], env: dict[str, str] | None = None) -> Command:
-        self.untouched = False
+        self.state = None
         completed = subprocess.run(args, capture_output=True, text=True, cwd=self.dir, env=env or self.env,
                                    stdin=subprocess.DEVNULL)
         return Command(completed.returncode, completed.stdout, completed.stderr)
@@ -195,6 +218,7 @@ class TripsProject:
 
     # -- looking at the database ---------------------------------------------------------------------------
     def query(self, sql: str) -> list[tuple]:
+        self.state = None  # it may have written
         return self.backend.query(sql)
 
     def rows(self, relation: str = "analytics.fct_trips") -> list[tuple]:

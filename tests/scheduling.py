@@ -7,13 +7,14 @@ ENGINES = ("postgres", "duckdb", "spark")
 
 
 def group_for_xdist(items: list[pytest.Item]) -> None:
-    """Every Spark test on one worker (one Spark server, whose metastore the tests reset), and the tests that share
-    a module-scoped project together with it (its fixture built once, per adapter). Everything else goes to
-    whichever worker is free. Must run before xdist's own collection hook, which reads the groups."""
+    """A module's Spark tests on one worker (each worker that runs any starts its own Spark server, whose metastore
+    the tests reset), and the tests that share a module-scoped project together with it (its fixture built once,
+    per adapter). Everything else goes to whichever worker is free. Must run before xdist's own collection hook,
+    which reads the groups."""
     for item in items:
         engines = {mark.name for mark in item.iter_markers() if mark.name in ENGINES}
         if "spark" in engines:
-            group = "spark"
+            group = f"{item.module.__name__}:spark"
         else:
             shared = sorted(name for name, definitions in item._fixtureinfo.name2fixturedefs.items()
                             if definitions[-1].scope == "module")
