@@ -13,7 +13,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import psycopg2
@@ -27,7 +27,7 @@ class PostgresServer:
     host: str
     port: int
     user: str
-    password: str
+    password: str = field(repr=False)  # a failing test's traceback shows the fixture: never its password
 
     def connect(self, dbname: str = "postgres", **options):
         connection = psycopg2.connect(host=self.host, port=self.port, user=self.user, password=self.password,
