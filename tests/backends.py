@@ -81,7 +81,7 @@ class PostgresBackend(_StandardSqlBackend):
     def load_events(self, name: str) -> None:
         load_trip_events(self.connection, name, "%s")
 
-    # -- a published state, kept once and copied into later projects of the same slot ------------------------
+    # -- a saved state (published, planned), kept once and copied into later projects of the same slot -------
     def save_state(self, keep_in: Path, name: str) -> str:
         """Copy this database to `<database>_<state name>` (CREATE DATABASE ... TEMPLATE: a file copy on the
         server)."""
@@ -221,7 +221,7 @@ class SparkBackend:
                       "fare decimal(10, 2), status string, updated_at timestamp) using parquet")
             spark.sql(f"insert into raw.trip_events values {values}")
 
-    # -- a published state, kept once and copied into later projects ------------------------------------------
+    # -- a saved state (published, planned), kept once and copied into later projects -------------------------
     def save_state(self, keep_in: Path, name: str) -> tuple[str, list[str], list[tuple[str, str, str, bool]]]:
         """Every database as it is now: each object's own DDL (SHOW CREATE TABLE, as dbt-spark made it) and, for a
         table, its rows copied into `bf_saved_<name>__<database>`. Returns the prefix, the databases and the
