@@ -32,7 +32,7 @@ java-runtime:
 PYTEST_WORKERS ?= 2
 
 test: install postgres-binaries java-runtime
-	$(BIN)/python -m pytest tests -q -n $(PYTEST_WORKERS) --dist loadgroup --durations=25 $(PYTEST_ARGS)
+	$(BIN)/python -m pytest tests -q -n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder --durations=25 $(PYTEST_ARGS)
 
 # The seed scenario on DuckDB (no server); the project is left in ./dbt_backfill_demo.
 demo: install

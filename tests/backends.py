@@ -246,8 +246,10 @@ class SparkBackend:
 
     @staticmethod
     def _managed(ddl: str) -> str:
-        """A managed table's DDL without its LOCATION: given one, Spark would make the copy an external table."""
-        return re.sub(r"\nLOCATION '[^']*'", "", ddl)
+        """The DDL dbt-spark ran, as far as SHOW CREATE TABLE gives it back: without the LOCATION (given one, Spark
+        would make the copy an external table) and without the default collation, which Spark 4 spells out
+        (`status STRING COLLATE UTF8_BINARY`) and which, once declared, DESCRIBE reports as part of the type."""
+        return re.sub(r" COLLATE UTF8_BINARY\b", "", re.sub(r"\nLOCATION '[^']*'", "", ddl))
 
     def restore_state(self, saved) -> None:
         prefix, databases, objects = saved

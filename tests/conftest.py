@@ -9,7 +9,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from backends import ADAPTERS  # noqa: E402
 from postgres_cluster import ThrowawayCluster, server_from_environment  # noqa: E402
 from project import ProjectFactory  # noqa: E402
-from scheduling import group_for_xdist  # noqa: E402
+from scheduling import group_for_xdist, order_for_xdist  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -34,7 +34,8 @@ def postgres_server(postgres_cluster):
 
 @pytest.fixture(scope="session")
 def spark_server():
-    """A throwaway Spark Connect server, started on first use (per xdist worker) and stopped at the end."""
+    """A throwaway Spark Connect server, started on first use and stopped at the end: one per run, as every Spark
+    test is in one xdist group (tests/scheduling.py)."""
     from spark_connect import ThrowawaySparkConnect
     spark = ThrowawaySparkConnect()
     try:
@@ -75,6 +76,9 @@ def trips_on(adapters):
 trips = trips_on(ADAPTERS)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook, which reads the groups
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
-    group_for_xdist(items)
+    group_for_xdist(items)  # before every other implementation: xdist's own reads the groups
+    result = yield
+    order_for_xdist(items)  # after all of them: pytest's reordering by fixture would undo it
+    return result

@@ -4,17 +4,21 @@ from __future__ import annotations
 import pytest
 
 ENGINES = ("postgres", "duckdb", "spark")
+SPARK_GROUP = "spark"
+
+
+def _runs_on_spark(item: pytest.Item) -> bool:
+    return any(mark.name == "spark" for mark in item.iter_markers())
 
 
 def group_for_xdist(items: list[pytest.Item]) -> None:
-    """A module's Spark tests on one worker (each worker that runs any starts its own Spark server, whose metastore
-    the tests reset), and the tests that share a module-scoped project together with it (its fixture built once,
-    per adapter). Everything else goes to whichever worker is free. Must run before xdist's own collection hook,
-    which reads the groups."""
+    """Every Spark test, of every module, in one group: one worker runs them all, so the run starts one Spark
+    Connect server (a JVM that wants both cores while it works) and never two at once. The tests that share a
+    module-scoped project stay together with it (its fixture built once, per adapter). Everything else goes to
+    whichever worker is free. Must run before xdist's own collection hook, which reads the groups."""
     for item in items:
-        engines = {mark.name for mark in item.iter_markers() if mark.name in ENGINES}
-        if "spark" in engines:
-            group = f"{item.module.__name__}:spark"
+        if _runs_on_spark(item):
+            group = SPARK_GROUP
         else:
             shared = sorted(name for name, definitions in item._fixtureinfo.name2fixturedefs.items()
                             if definitions[-1].scope == "module")
@@ -24,3 +28,24 @@ def group_for_xdist(items: list[pytest.Item]) -> None:
             # no brackets in a group name: xdist reads a name after "@" only when no "]" follows it
             group = ":".join([item.module.__name__, *(str(params[name]) for name in shared if name in params)])
         item.add_marker(pytest.mark.xdist_group(group))
+
+
+def _group(item: pytest.Item) -> str | None:
+    return next((mark.args[0] for mark in item.iter_markers("xdist_group")), None)
+
+
+def order_for_xdist(items: list[pytest.Item]) -> None:
+    """The order xdist hands out units of work in (run with `--no-loadscope-reorder`, which keeps it): the Spark
+    group first, the longest unit starting first; then one test on its own, because each worker is handed two
+    units to begin with and the Spark worker runs its second only once Spark is done; then the other groups,
+    largest first, and the single tests last, filling whichever worker is free. Within a unit, pytest's order."""
+    sizes: dict[str, int] = {}
+    for item in items:
+        group = _group(item)
+        if group:
+            sizes[group] = sizes.get(group, 0) + 1
+    spark = [item for item in items if _group(item) == SPARK_GROUP]
+    grouped = sorted((item for item in items if _group(item) not in (None, SPARK_GROUP)),
+                     key=lambda item: -sizes[_group(item)])  # stable: a group's tests stay in pytest's order
+    alone = [item for item in items if _group(item) is None]
+    items[:] = spark + alone[:1] + grouped + alone[1:]

@@ -53,6 +53,9 @@ class ThrowawaySparkConnect:
                         "--conf", f"spark.sql.warehouse.dir={self.dir / 'warehouse'}",
                         "--conf", "spark.sql.session.timeZone=UTC",
                         "--conf", "spark.ui.enabled=false",
+                        # two shuffle partitions for two cores and rows by the dozen (the default, 200, is sized for a
+                        # cluster): the change summary's joins take 2.4 s instead of 3.5 s each, warm
+                        "--conf", "spark.sql.shuffle.partitions=2",
                         "--driver-java-options", f"-Dderby.system.home={self.dir}"],
                        env=self.env, check=True, capture_output=True, cwd=self.dir)
         server = SparkServer(f"sc://127.0.0.1:{self.port}")

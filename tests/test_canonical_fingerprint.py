@@ -132,8 +132,8 @@ def test_floats_mark_the_fingerprint_as_engine_specific(canon, fp):
     assert fp["keys"]["algorithm"] == "dbt_backfill/v2"
 
 
-# The same logical rows, physically different on each engine: column order, numeric scale, row order, and the
-# instant written with another offset.
+# The same logical rows, physically different on each engine: column order, numeric scale, row order, the instant
+# written with another offset, and a collation.
 CROSS_ENGINE = {
     "postgres": ("k int, fare numeric(10,2), \"at\" timestamptz, note text, day date, paid boolean",
                  "(1, 12.00, '2026-03-01 10:00:00+00', 'a|b', '2026-03-01', true), "
@@ -143,7 +143,8 @@ CROSS_ENGINE = {
                "('', null, '2026-03-03', '2026-03-02 19:00:00-05', 3, 30.1000), "
                "('a|b', true, '2026-03-01', '2026-03-01 11:00:00+01', 1, 12.0000), "
                "(null, false, '2026-03-02', '2026-03-03 05:29:59.123456+05:30', 2, 0.5000)"),
-    "spark": ("paid boolean, k int, note text, fare numeric(20,3), \"at\" timestamptz, day date",
+    # Spark 4 reports a collated string as `string collate UTF8_LCASE`: still text, and its value is what counts
+    "spark": ("paid boolean, k int, note string collate UTF8_LCASE, fare numeric(20,3), \"at\" timestamptz, day date",
               "(false, 2, null, 0.500, '2026-03-02 16:59:59.123456-07:00', '2026-03-02'), "
               "(null, 3, '', 30.100, '2026-03-03 09:00:00+09:00', '2026-03-03'), "
               "(true, 1, 'a|b', 12.000, '2026-03-01 10:00:00+00:00', '2026-03-01')"),

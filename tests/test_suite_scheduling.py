@@ -35,19 +35,22 @@ CONFTEST = f'''
 import sys
 import pytest
 sys.path.insert(0, {str(TESTS)!r})
-from scheduling import group_for_xdist
+from scheduling import group_for_xdist, order_for_xdist
 
-@pytest.hookimpl(tryfirst=True)
+@pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config, items):
     group_for_xdist(items)
+    result = yield
+    order_for_xdist(items)
+    return result
 '''
 
 
-def test_a_shared_project_and_all_of_spark_each_stay_on_one_xdist_worker(tmp_path):
+def test_a_shared_project_stays_on_one_xdist_worker_and_all_of_spark_runs_first_on_one(tmp_path):
     (tmp_path / "conftest.py").write_text(CONFTEST)
     (tmp_path / "test_small.py").write_text(SMALL_SUITE)
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    postgres\n    duckdb\n    spark\n")
-    completed = subprocess.run([sys.executable, "-m", "pytest", "-v", "-n", "2", "--dist", "loadgroup",
+    completed = subprocess.run([sys.executable, "-m", "pytest", "-v", "-n", "2", "--dist", "loadgroup", "--no-loadscope-reorder",
                                 "-p", "no:cacheprovider", str(tmp_path)], capture_output=True, text=True, cwd=tmp_path)
     assert completed.returncode == 0, completed.stdout + completed.stderr
 
@@ -56,8 +59,12 @@ def test_a_shared_project_and_all_of_spark_each_stay_on_one_xdist_worker(tmp_pat
     assert len(ran) == 6 * 3 + 4 + 6, completed.stdout
     for worker, name, params, group in ran:
         workers[group or f"{name}[{params}]"].add(worker)
-    assert {group for group in workers if ":" in group} == {"test_small:postgres", "test_small:duckdb",
-                                                             "test_small:spark"}
+    assert {group for group in workers if ":" in group} == {"test_small:postgres", "test_small:duckdb"}
     assert all(len(where) == 1 for where in workers.values()), dict(workers)
+    # every Spark test, the shared project's and the lone ones, in one group, and that group first on its worker
+    assert sum(1 for *_, group in ran if group == "spark") == 6 + 4
+    spark_worker, = workers["spark"]
+    on_spark_worker = [group for worker, *_, group in ran if worker == spark_worker]
+    assert on_spark_worker[:10] == ["spark"] * 10, on_spark_worker
     # the ungrouped tests were shared out: both workers ran something
     assert len(set().union(*workers.values())) == 2

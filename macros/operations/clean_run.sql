@@ -27,6 +27,7 @@
     {% for ref in [partition.stage, partition.stage_b, partition.backup] %}
       {% set relation = adapter.get_relation(database=ref.get('database'), schema=ref.schema, identifier=ref.identifier) %}
       {% if relation is not none %}
+        {% do dbt_backfill._forget_columns(relation) %}
         {% do adapter.drop_relation(relation) %}
         {% do dropped.append(dbt_backfill._relation_name(relation)) %}
       {% endif %}

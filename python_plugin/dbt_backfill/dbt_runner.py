@@ -1,18 +1,24 @@
 """The one place that invokes dbt and reads what the package's macros hand back.
 
-dbt runs as a subprocess (`dbt <command> --log-format json`), as a user would run it: the user's profile,
-project and adapter, nothing of dbt's internals imported. Macros return data as sentinel-wrapped JSON lines
-on dbt's log (run-operation discards return values). Every command keeps its dbt invocations few and
-constant, looping over partitions inside one operation, because each invocation costs seconds of start-up.
+dbt runs inside the CLI's process through its documented programmatic API (`dbtRunner`, public since dbt 1.5),
+with the user's profile, project, target and vars, exactly the flags a user would pass. A command parses the
+project once and hands that manifest to each of its invocations (compile, the operations), so a command pays for
+importing dbt and loading its project once, not once per invocation (decision 29). Macros return data as
+sentinel-wrapped JSON lines on dbt's log (run-operation discards return values); dbt's events reach us through a
+callback, and nothing dbt logs is printed on the CLI's stdout. Every command keeps its invocations few and
+constant, looping over partitions inside one operation.
 """
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping, Sequence
@@ -92,71 +98,99 @@ class ModelNode:
 
 
 class DbtRunner:
-    def __init__(self, options: DbtOptions, executable: str | None = None) -> None:
+    def __init__(self, options: DbtOptions) -> None:
         self.options = options
-        self.executable = executable or self._find_dbt()
         # Our own target path: the user's target/ (and its partial-parse state) stays theirs.
         self.target_path = Path(options.project_dir).resolve() / "target" / "dbt_backfill"
+        self._manifest: Any | None = None  # dbt's Manifest, parsed on the first invocation that needs one
 
-    @staticmethod
-    def _find_dbt() -> str:
-        beside_python = Path(sys.executable).with_name("dbt")
-        if beside_python.exists():
-            return str(beside_python)
-        found = shutil.which("dbt")
-        if not found:
-            raise BackfillError("dbt is not installed in this environment (pip install dbt-core and an adapter).")
-        return found
-
-    def invoke(self, command: Sequence[str]) -> Invocation:
-        # `dbt deps` is the one command here that writes no artifacts and takes no --target-path
+    def _flags(self, command: Sequence[str]) -> list[str]:
+        # `dbt deps` is the one command here that writes no artifacts and takes no --target-path.
+        # --log-level none: nothing on stdout (the events reach the callback). dbt copies --log-level onto the
+        # file's level unless that is given too: logs/dbt.log keeps its debug record of every invocation.
         target_path = [] if command[0] == "deps" else ["--target-path", str(self.target_path)]
-        args = [self.executable, *command, "--log-format", "json", *target_path, *self.options.flags()]
-        completed = subprocess.run(args, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        return [*command, "--log-format", "json", "--log-level", "none", "--log-level-file", "debug", *target_path,
+                *self.options.flags()]
+
+    def _call(self, command: Sequence[str]) -> tuple[Any, Invocation]:
+        from dbt.cli.main import dbtRunner  # imported here: `dbt-backfill --help` and packet checks stay fast
+
         results: list[MacroResult] = []
         errors: list[str] = []
-        for line in completed.stdout.splitlines():
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            message = ANSI.sub("", str(event.get("info", {}).get("msg", "")))
-            for match in RESULT.finditer(message):
-                results.append(MacroResult(match["kind"], json.loads(match["payload"])))
-            if event.get("info", {}).get("level") == "error" and message.strip():
+
+        def on_event(event: Any) -> None:
+            message = ANSI.sub("", str(event.info.msg))
+            if "<<dbt_backfill:" in message:
+                for match in RESULT.finditer(message):
+                    results.append(MacroResult(match["kind"], json.loads(match["payload"])))
+            if event.info.level == "error" and message.strip():
                 errors.append(redact(message.strip()))
-        if completed.returncode != 0 and not errors:
-            tail = (completed.stderr or completed.stdout).strip().splitlines()[-5:]
-            errors.append(redact("\n".join(tail)))
-        return Invocation(completed.returncode, tuple(results), tuple(errors))
+
+        # What dbt's libraries print or warn (PySpark warns on every session it configures) stays out of the
+        # CLI's own output, as it did when dbt ran as a subprocess; it is shown only if dbt fails and says nothing.
+        printed = io.StringIO()
+        with warnings.catch_warnings(), contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+            warnings.simplefilter("ignore")
+            outcome = dbtRunner(manifest=self._manifest, callbacks=[on_event]).invoke(self._flags(command))
+        if not outcome.success and not errors:
+            said = str(outcome.exception).strip() if outcome.exception is not None else ""
+            errors.append(redact(said or "\n".join(printed.getvalue().strip().splitlines()[-5:])
+                                 or f"dbt {command[0]} failed without an error message"))
+        returncode = 0 if outcome.success else (2 if outcome.exception is not None else 1)
+        return outcome.result, Invocation(returncode, tuple(results), tuple(errors))
+
+    def _parsed(self) -> Invocation | None:
+        """Parse the project once per command (dbt's partial-parse state in our target path keeps it cheap);
+        returns the failed invocation if the project does not parse."""
+        if self._manifest is None:
+            manifest, invocation = self._call(["parse"])
+            if invocation.returncode != 0:
+                return invocation
+            self._manifest = manifest
+        return None
+
+    def invoke(self, command: Sequence[str]) -> Invocation:
+        return self._invoke(command)[1]
+
+    def _invoke(self, command: Sequence[str]) -> tuple[Any, Invocation]:
+        if command[0] == "deps":
+            self._manifest = None  # new packages: the next invocation parses again
+            return self._call(command)
+        failed = self._parsed()
+        if failed is not None:
+            return None, failed
+        return self._call(command)
 
     def compile_model(self, model: str) -> ModelNode:
         """The model's SQL with full, non-incremental semantics (`--full-refresh` makes is_incremental() false
         at compile time), and what the manifest says of it."""
-        invocation = self.invoke(["compile", "--select", model, "--full-refresh"])
+        compiled, invocation = self._invoke(["compile", "--select", model, "--full-refresh"])
         if invocation.returncode != 0:
             self._refuse_if_locked(invocation)
             raise BackfillError(f"dbt compile of {model} failed; nothing was changed.\n" + "\n".join(invocation.errors))
-        manifest = json.loads((self.target_path / "manifest.json").read_text())
-        matches = [n for n in manifest["nodes"].values() if n["resource_type"] == "model" and n["name"] == model]
+        manifest = self._manifest
+        matches = [n for n in manifest.nodes.values() if n.resource_type == "model" and n.name == model]
         if not matches:
             raise BackfillError(f"no model named {model} in the dbt project at {self.options.project_dir}. "
                                 f"Nothing was changed.")
         if len(matches) > 1:
-            raise BackfillError(f"{len(matches)} models are named {model} ({', '.join(n['unique_id'] for n in matches)}); "
+            raise BackfillError(f"{len(matches)} models are named {model} ({', '.join(n.unique_id for n in matches)}); "
                                 f"name one unambiguously. Nothing was changed.")
         node = matches[0]
-        require_supported_adapter(manifest.get("metadata", {}).get("adapter_type", ""))
-        meta = (node.get("config") or {}).get("meta") or node.get("meta") or {}
+        compiled_node = next((r.node for r in getattr(compiled, "results", []) if r.node.unique_id == node.unique_id),
+                             node)
+        adapter_type = manifest.metadata.adapter_type or ""
+        require_supported_adapter(adapter_type)
+        meta = node.config.meta or node.meta or {}
         return ModelNode(
-            unique_id=node["unique_id"],
-            name=node["name"],
-            relation=RelationRef(node.get("database"), node["schema"], node.get("alias") or node["name"]),
-            compiled_sql=node.get("compiled_code") or "",
-            materialized=(node.get("config") or {}).get("materialized", ""),
+            unique_id=node.unique_id,
+            name=node.name,
+            relation=RelationRef(node.database, node.schema, node.alias or node.name),
+            compiled_sql=compiled_node.compiled_code or "",
+            materialized=node.config.materialized or "",
             meta_backfill=meta.get("backfill"),
-            dbt_version=manifest.get("metadata", {}).get("dbt_version", ""),
-            adapter_type=manifest.get("metadata", {}).get("adapter_type", ""),
+            dbt_version=manifest.metadata.dbt_version or "",
+            adapter_type=adapter_type,
         )
 
     @staticmethod
@@ -183,3 +217,21 @@ class DbtRunner:
                 raise BackfillError(f"{steps[-1]['if_it_fails']}\n" + "\n".join(invocation.errors))
             raise BackfillError(f"dbt run-operation {macro} failed.\n" + "\n".join(invocation.errors))
         return invocation
+
+
+def dbt_executable() -> str:
+    """The `dbt` a user of this environment would run."""
+    beside_python = Path(sys.executable).with_name("dbt")
+    if beside_python.exists():
+        return str(beside_python)
+    found = shutil.which("dbt")
+    if not found:
+        raise BackfillError("dbt is not installed in this environment (pip install dbt-core and an adapter).")
+    return found
+
+
+def run_dbt_as_a_user(options: DbtOptions, command: Sequence[str]) -> subprocess.CompletedProcess:
+    """`dbt <command>` in a process of its own, as the user runs their scheduled job (the demo's `dbt run`): its
+    connections and file locks end with it, before dbt-backfill's own commands start."""
+    return subprocess.run([dbt_executable(), *command, *options.flags()], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, cwd=options.project_dir)

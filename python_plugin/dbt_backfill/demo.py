@@ -16,7 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Callable, Sequence
 
-from dbt_backfill.dbt_runner import DbtOptions, DbtRunner
+from dbt_backfill.dbt_runner import DbtOptions, redact, run_dbt_as_a_user
 from dbt_backfill.errors import BackfillError
 
 EXAMPLE_DIR = Path(__file__).resolve().parents[2] / "models_example"
@@ -144,13 +144,14 @@ def run_demo(directory: Path, say: Callable[[str], None]) -> int:
     project = DemoProject(directory)
     say(f"dbt-backfill demo: the seed scenario on DuckDB (embedded, no server), in {project.dir}\n")
     project.create()
-    runner = DbtRunner(DbtOptions(project_dir=project.dir, profiles_dir=project.dir))
+    options = DbtOptions(project_dir=project.dir, profiles_dir=project.dir)
 
     project.load("published")
     for command in (["deps"], ["run"]):
-        invocation = runner.invoke(command)
-        if invocation.returncode != 0:
-            raise BackfillError(f"dbt {' '.join(command)} failed in the demo project:\n" + "\n".join(invocation.errors))
+        completed = run_dbt_as_a_user(options, command)
+        if completed.returncode != 0:
+            raise BackfillError(f"dbt {' '.join(command)} failed in the demo project:\n"
+                                + redact((completed.stdout + completed.stderr).strip()[-3000:]))
     days = list(BACKFILL_DAYS)
     count, total = project.days("analytics.fct_trips", days)
     say(f"1. dbt run published fct_trips: {days[0]}..{days[-1]} hold {count} trips, fare {total}.")
@@ -160,7 +161,7 @@ def run_demo(directory: Path, say: Callable[[str], None]) -> int:
     say(f"2. Two late corrections land in the source: trip 1003 30.00 -> 12.00, trip 1007 50.00 -> 0.00 (refund).\n"
         f"   The source now has {events} events for the same 13 trips; a naive append would publish {events} rows "
         f"and fare {naive}.")
-    runner.invoke(["run", "--select", "fct_trips"])
+    run_dbt_as_a_user(options, ["run", "--select", "fct_trips"])
     count, stale = project.days("analytics.fct_trips", days)
     say(f"   The live job (dbt run -s fct_trips) moves forward only: fct_trips still says {count} trips, fare {stale}.\n")
     neighbours_before = project.sql(
