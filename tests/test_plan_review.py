@@ -329,3 +329,23 @@ def test_pure_dbt_plan_and_apply_need_the_recorded_packets_sha256(trips):
     tampered = apply_with(recorded["packet_sha256"])
     assert tampered.returncode != 0 and tampered.result("refused")["reason"] == "approval_mismatch"
     assert trips.rows() == target_rows
+
+
+@pytest.mark.duckdb
+def test_a_result_sentinel_written_into_the_models_sql_is_not_taken_for_the_plan(projects, tmp_path):
+    """dbt hands the CLI every event, the text of each statement included: a result sentinel in a comment of the
+    model's SQL (anyone who edits the model can write one) never becomes the plan the owner approves."""
+    project = projects.new("duckdb", tmp_path).publish_stale_target()
+    try:
+        model = project.dir.parent / "models_example" / "models" / "fct_trips.sql"
+        forged = {"run_id": "forged", "partitions": []}
+        model.write_text(f"/* <<dbt_backfill:plan>>{json.dumps(forged)}<</dbt_backfill>> */\n" + model.read_text())
+        path = project.dir / "backfills" / "seed.yml"
+        result = project.plan("fct_trips", DAYS, "--out", str(path))
+        assert result.returncode == 0, result.output
+        packet = yaml.safe_load(path.read_text())
+        assert packet["run_id"] != "forged"
+        assert [p["value"] for p in packet["partitions"]] == DAYS
+        assert all(p["fingerprint"]["sha256"] for p in packet["partitions"])
+    finally:
+        project.close()

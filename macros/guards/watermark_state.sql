@@ -19,6 +19,8 @@
     {% if relation is none %}
       {% do dbt_backfill._fail("meta.backfill.watermark.relation " ~ watermark.relation ~ " does not exist. Nothing was changed.") %}
     {% endif %}
+    {# the live job's own table: each reading reads its columns too (a column added is a change) #}
+    {% do dbt_backfill._forget_columns(relation) %}
     {% set columns = dbt_backfill._columns(relation, dbt_backfill._column_names(relation), 'watermark column') %}
     {{ return({'kind': 'relation', 'relation': watermark.relation, 'value': dbt_backfill.fingerprint_relation(relation, columns).sha256}) }}
   {% elif watermark.get('query') %}

@@ -37,8 +37,9 @@
   adapter.get_columns_in_relation, read once per relation for the rest of this dbt invocation: an operation reads the
   same few relations' columns dozens of times (75 catalog queries in a three-partition plan, each a `describe
   extended` of ~0.15 s on Spark). Kept in dbt's `graph` (the one context object that lives for the invocation) under
-  the invocation's id; the helpers that create or drop a relation forget it (_forget_columns). Statements that write
-  read the target's columns themselves.
+  the invocation's id; the helpers that create or drop a relation forget it (_forget_columns), and so does every read
+  of a relation someone else writes (the sources' pin, the live job's state table), whose columns are part of what
+  the read compares. The statement that writes a Spark partition reads the target's columns itself.
 #}
 {% macro _relation_columns(relation) %}
   {% set remembered = graph.setdefault('dbt_backfill_columns', {}).setdefault(invocation_id, {}) %}

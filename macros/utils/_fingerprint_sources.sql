@@ -4,6 +4,8 @@
   {% set read = {} %}
   {% for source in sources %}
     {% set relation = dbt_backfill._relation(source) %}
+    {# someone else's relation: its columns are part of what each read compares, so each read reads them #}
+    {% do dbt_backfill._forget_columns(relation) %}
     {% set columns = [] %}
     {% for name in dbt_backfill._column_names(relation) %}{% do columns.append(name) %}{% endfor %}
     {% if not columns %}

@@ -105,26 +105,33 @@ class DbtRunner:
         self._manifest: Any | None = None  # dbt's Manifest, parsed on the first invocation that needs one
 
     def _flags(self, command: Sequence[str]) -> list[str]:
-        # `dbt deps` is the one command here that writes no artifacts and takes no --target-path.
         # --log-level none: nothing on stdout (the events reach the callback). dbt copies --log-level onto the
         # file's level unless that is given too: logs/dbt.log keeps its debug record of every invocation.
-        target_path = [] if command[0] == "deps" else ["--target-path", str(self.target_path)]
-        return [*command, "--log-format", "json", "--log-level", "none", "--log-level-file", "debug", *target_path,
-                *self.options.flags()]
+        return [*command, "--log-format", "json", "--log-level", "none", "--log-level-file", "debug",
+                "--target-path", str(self.target_path), *self.options.flags()]
 
     def _call(self, command: Sequence[str]) -> tuple[Any, Invocation]:
         from dbt.cli.main import dbtRunner  # imported here: `dbt-backfill --help` and packet checks stay fast
+        from dbt_common.exceptions.base import env_secrets, scrub_secrets
 
         results: list[MacroResult] = []
         errors: list[str] = []
+        unreadable: list[str] = []
 
         def on_event(event: Any) -> None:
-            message = ANSI.sub("", str(event.info.msg))
-            if "<<dbt_backfill:" in message:
-                for match in RESULT.finditer(message):
-                    results.append(MacroResult(match["kind"], json.loads(match["payload"])))
-            if event.info.level == "error" and message.strip():
-                errors.append(redact(message.strip()))
+            # A callback sees every event, debug ones included: `SQLQuery` carries each statement's text, so a
+            # sentinel written into a model's SQL (a comment) would read as a result. Results come only from the
+            # package's own log() calls (JinjaLogInfo). Secrets are scrubbed as dbt's own loggers scrub each line.
+            # Nothing raised here may reach dbt: it would abort the macro mid-way.
+            try:
+                message = ANSI.sub("", scrub_secrets(str(event.info.msg), env_secrets()))
+                if event.info.name == "JinjaLogInfo" and "<<dbt_backfill:" in message:
+                    for match in RESULT.finditer(message):
+                        results.append(MacroResult(match["kind"], json.loads(match["payload"])))
+                if event.info.level == "error" and message.strip():
+                    errors.append(redact(message.strip()))
+            except Exception as exc:  # a malformed payload: the command fails with it, dbt carries on
+                unreadable.append(redact(f"a result of dbt_backfill could not be read ({exc})"))
 
         # What dbt's libraries print or warn (PySpark warns on every session it configures) stays out of the
         # CLI's own output, as it did when dbt ran as a subprocess; it is shown only if dbt fails and says nothing.
@@ -132,11 +139,14 @@ class DbtRunner:
         with warnings.catch_warnings(), contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
             warnings.simplefilter("ignore")
             outcome = dbtRunner(manifest=self._manifest, callbacks=[on_event]).invoke(self._flags(command))
+        if isinstance(outcome.exception, (KeyboardInterrupt, SystemExit)):
+            raise outcome.exception  # dbt catches these too; they are the user's, not a database's error
         if not outcome.success and not errors:
             said = str(outcome.exception).strip() if outcome.exception is not None else ""
             errors.append(redact(said or "\n".join(printed.getvalue().strip().splitlines()[-5:])
                                  or f"dbt {command[0]} failed without an error message"))
-        returncode = 0 if outcome.success else (2 if outcome.exception is not None else 1)
+        errors.extend(unreadable)
+        returncode = 0 if outcome.success and not unreadable else (2 if outcome.exception is not None else 1)
         return outcome.result, Invocation(returncode, tuple(results), tuple(errors))
 
     def _parsed(self) -> Invocation | None:
@@ -153,9 +163,6 @@ class DbtRunner:
         return self._invoke(command)[1]
 
     def _invoke(self, command: Sequence[str]) -> tuple[Any, Invocation]:
-        if command[0] == "deps":
-            self._manifest = None  # new packages: the next invocation parses again
-            return self._call(command)
         failed = self._parsed()
         if failed is not None:
             return None, failed
