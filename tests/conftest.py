@@ -47,18 +47,24 @@ def spark_server():
 @pytest.fixture(scope="session")
 def projects(request, tmp_path_factory):
     """Throwaway projects on their own databases (see project.ProjectFactory); servers start on first use."""
+    server_fixtures = {"postgres": "postgres_server", "spark": "spark_server"}
+    servers_in_use: set[str] = set()
+
     def servers(adapter):
-        if adapter == "postgres":
-            return {"postgres_server": request.getfixturevalue("postgres_server")}
-        if adapter == "spark":
-            return {"spark_server": request.getfixturevalue("spark_server")}
-        return {}
+        if adapter not in server_fixtures:
+            return {}
+        server = request.getfixturevalue(server_fixtures[adapter])
+        if adapter not in servers_in_use:
+            servers_in_use.add(adapter)
+            # Session finalizers run last in, first out, and this one is added after the server's own: the states
+            # saved on a server are dropped while it still answers, never after it stopped.
+            request.node.addfinalizer(lambda: factory.drop_saved_states(adapter))
+        return {server_fixtures[adapter]: server}
 
     # a name of its own per run and xdist worker: databases on a shared server (DBT_BACKFILL_TEST_PG_HOST) never meet
     process = f"{os.getpid()}_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
     factory = ProjectFactory(tmp_path_factory.mktemp("projects"), process, servers)
-    yield factory
-    factory.close()
+    return factory
 
 
 def trips_on(adapters):

@@ -9,12 +9,21 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+
+def _alive(pid: int) -> bool:
+    """Running: a process that exited but was not reaped yet (state Z) is not."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
 
 
 def _free_port() -> int:
@@ -32,7 +41,12 @@ class SparkServer:
         stops that one, and at exit PySpark would try to release it on a server already gone, retrying for
         minutes."""
         from pyspark.sql import SparkSession
-        return SparkSession.builder.remote(self.url).create()
+        from pyspark.sql.connect.client.retries import DefaultPolicy
+        session = SparkSession.builder.remote(self.url).create()
+        # PySpark retries a call to a server it cannot reach for at least ten minutes (its default policy), per call;
+        # the suite's server is on this machine, so a few seconds tell that it is gone and the test fails, not hangs
+        session.client.set_retry_policies([DefaultPolicy(max_retries=4, max_backoff=2000)])
+        return session
 
 
 class ThrowawaySparkConnect:
@@ -77,6 +91,16 @@ class ThrowawaySparkConnect:
                 time.sleep(2)
 
     def stop(self) -> None:
+        # Spark's stop script sends SIGTERM and returns; wait for the JVM to go (then SIGKILL), so that nothing of the
+        # run outlives it and its warehouse is not removed under a server still writing
+        pid_files = list(self.dir.glob("*.pid"))
+        pid = int(pid_files[0].read_text().strip()) if pid_files else None
         subprocess.run([str(self.spark_home / "sbin" / "stop-connect-server.sh")], env=self.env,
-                       capture_output=True, cwd=self.dir)
+                       capture_output=True, cwd=self.dir, timeout=60)
+        if pid is not None:
+            deadline = time.monotonic() + 30
+            while _alive(pid) and time.monotonic() < deadline:
+                time.sleep(0.5)
+            if _alive(pid):
+                os.kill(pid, signal.SIGKILL)
         shutil.rmtree(self.dir, ignore_errors=True)
