@@ -134,7 +134,9 @@ def test_an_incomplete_scope_is_a_clear_error(meta, overrides, message):
 
 
 def test_partitions_are_parsed_strictly():
-    assert parse_partitions("2026-03-01, 2026-03-02") == ("2026-03-01", "2026-03-02")
+    # never stripped: " 2026-03-02" reaches the package, whose round trip through the column's type refuses it
+    assert parse_partitions("2026-03-01, 2026-03-02") == ("2026-03-01", " 2026-03-02")
+    assert parse_partitions(["lead", " lead"]) == ("lead", " lead")
     with pytest.raises(BackfillError, match="more than once"):
         parse_partitions("2026-03-01,2026-03-01")
     with pytest.raises(BackfillError, match="comma-separated"):
@@ -182,3 +184,45 @@ def test_checks_and_cost_warning_resolve_from_meta():
     spec = BackfillSpec.resolve("fct_trips", {"partition_by": "trip_date", "business_key": "trip_id",
                                               "checks": [{"row_count_change_pct": 5}], "cost_warning": {"rows": 10}}, {})
     assert spec.checks == ({"row_count_change_pct": 5},) and spec.cost_warning == {"rows": 10}
+
+
+def test_a_packet_with_yaml_aliases_or_of_an_unplanned_size_is_refused_before_it_is_expanded(tmp_path):
+    """Twelve levels of nine aliases each are 9**12 strings once expanded: refused on the first alias, at once."""
+    bomb = tmp_path / "bomb.yml"
+    levels = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
+    levels += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 12)]
+    bomb.write_text("\n".join(levels) + "\n")
+    with pytest.raises(BackfillError, match="is not valid YAML .*a packet holds no YAML aliases"):
+        approve(bomb, "Dana Owner")
+    huge = tmp_path / "huge.yml"
+    huge.write_text("run_id: r\nnote: " + "x" * (16 * 1024 * 1024) + "\n")
+    with pytest.raises(BackfillError, match="more than any packet a plan writes"):
+        approve(huge, "Dana Owner")
+
+
+def test_a_packet_is_written_without_aliases_even_where_values_repeat(tmp_path):
+    packet = make_packet()
+    repeated = dataclasses.replace(packet, review={"checks": [{"a": 1}], "same": {"a": 1}})
+    shared = {"x": [1, 2]}
+    repeated = dataclasses.replace(repeated, source={"relations": [], "reads": [shared, shared], "after_build": {}})
+    path = tmp_path / "p.yml"
+    repeated.write(path)
+    assert "&id" not in path.read_text() and "*id" not in path.read_text()
+    assert Packet.read(path).sha256() == repeated.sha256()
+
+
+def test_out_never_names_a_file_a_plan_did_not_make(tmp_path):
+    from dbt_backfill.workflow.plan import check_out_path
+    notes = tmp_path / "NOTES.md"
+    notes.write_text("my notes\n")
+    with pytest.raises(BackfillError, match="a packet is YAML"):
+        check_out_path(tmp_path / "x.md")
+    with pytest.raises(BackfillError, match="NOTES.md exists and is no packet's written plan"):
+        check_out_path(tmp_path / "NOTES.yml")
+    mine = tmp_path / "mine.yml"
+    mine.write_text("owner: me\n")
+    with pytest.raises(BackfillError, match="that file exists and is not a packet"):
+        check_out_path(mine)
+    make_packet().write(tmp_path / "again.yml")
+    check_out_path(tmp_path / "again.yml")  # planning again over an earlier packet is allowed
+    assert notes.read_text() == "my notes\n" and mine.read_text() == "owner: me\n"

@@ -140,7 +140,7 @@ CASES = [
     Case("additive column that is not numeric", plan("fct_trips", DAYS, "--additive", "status"), 1,
          "additive column status is"),
     Case("excluded column that does not exist", plan("fct_trips", DAYS, "--exclude-columns", "loaded_at"), 1,
-         "has no column loaded_at (named in exclude_columns)"),
+         "has no column loaded_at (named as exclude_columns)"),
     Case("packet that does not exist", lambda project: ["apply", str(project.dir / "nope.yml")], 1, "no packet at"),
     # 7. injection: values and names reach SQL only as quoted literals or as columns that exist
     Case("quote, semicolon and comment in a partition value",

@@ -6,6 +6,8 @@
     null_key_trip: <id>    that trip's key becomes NULL
     move_trip: <id>        that trip moves to 2026-03-02 (a key that changes partition)
     drop_day: <date>       the model produces nothing for that day
+    local_day: true        a trip's day is the day of updated_at in the session's time zone (updated_at::date),
+                           as a model written for one zone derives it
 #}
 {{ config(materialized='incremental', incremental_strategy='append',
           partition_by=(['trip_date'] if target.type == 'spark' else none),
@@ -20,7 +22,9 @@ select
     {% else %}
     trip_id,
     {% endif %}
-    {% if var('move_trip', '') %}
+    {% if var('local_day', '') %}
+    cast(updated_at as date) as trip_date,
+    {% elif var('move_trip', '') %}
     case when trip_id = {{ var('move_trip') }} then cast('2026-03-02' as date) else trip_date end as trip_date,
     {% else %}
     trip_date,

@@ -37,3 +37,32 @@
   {% endfor %}
   {{ return(found) }}
 {% endmacro %}
+
+{#
+  At apply, inside a partition's transaction: keys of the rows about to be written (`rows_relation`, the copy of the
+  stage) that the target now also holds outside every approved partition (`values`), NULL partitions included —
+  the plan's check again, on the target as it is when it is written (the live job may have written a key since the
+  plan). Returns up to `sample_size` {key, also_in}. Columns compared as they are, so an index on the key serves.
+#}
+{% macro _keys_also_outside(rows_relation, target_relation, scope, values, sample_size=5) %}
+  {% set same_key = [] %}
+  {% for column in scope.key_columns %}
+    {% do same_key.append('bf_outside.' ~ adapter.quote(column.name) ~ ' = bf_rows.' ~ adapter.quote(column.name)) %}
+  {% endfor %}
+  {% set query %}
+    select {{ dbt_backfill._key_expression(rows_relation, scope) }} as bf_key,
+           (select min(cast(bf_outside.{{ adapter.quote(scope.partition_column.name) }} as {{ dbt.type_string() }}))
+            from {{ target_relation }} as bf_outside
+            where {{ same_key | join(' and ') }} and {{ dbt_backfill._outside_partitions(scope, values, 'bf_outside') }}) as bf_also_in
+    from {{ rows_relation }} as bf_rows
+    where exists (select 1 from {{ target_relation }} as bf_outside
+                  where {{ same_key | join(' and ') }} and {{ dbt_backfill._outside_partitions(scope, values, 'bf_outside') }})
+    order by 1
+    limit {{ sample_size | int }}
+  {% endset %}
+  {% set found = [] %}
+  {% for row in dbt_backfill._execute(query).rows %}
+    {% do found.append({'key': row['bf_key'], 'also_in': row['bf_also_in'] if row['bf_also_in'] is not none else 'a NULL partition'}) %}
+  {% endfor %}
+  {{ return(found) }}
+{% endmacro %}

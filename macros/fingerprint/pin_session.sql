@@ -1,4 +1,7 @@
-{# Settings that change how values render as text, pinned before anything is fingerprinted. #}
+{# Settings that change how values render as text, pinned before anything is fingerprinted. The values the session
+   had before the first pin are remembered, so that _unpin_session can give the model's SQL the session exactly as
+   `dbt run` has it (time zone, DateStyle, ... from the profile, the role or the database): a stage built under a
+   pinned UTC would place an evening event of a `::date` model on another day than `dbt run` does. #}
 {% macro pin_session() %}
   {{ return(adapter.dispatch('pin_session', 'dbt_backfill')()) }}
 {% endmacro %}
@@ -8,18 +11,66 @@
 {% endmacro %}
 
 {% macro postgres__pin_session() %}
-  {% do dbt_backfill._execute("set timezone = 'UTC'; set datestyle = 'ISO, YMD'; set extra_float_digits = 1;", fetch=false) %}
-  {% do dbt_backfill._commit() %}
+  {% do dbt_backfill._pin_settings({'TimeZone': 'UTC', 'DateStyle': 'ISO, YMD', 'extra_float_digits': '1'}) %}
 {% endmacro %}
 
 {# DuckDB: timestamptz renders through an explicit UTC conversion; the time zone is pinned anyway so that nothing
    else read in the session depends on the caller's. #}
 {% macro duckdb__pin_session() %}
-  {% do dbt_backfill._execute("set TimeZone = 'UTC'", fetch=false) %}
-  {% do dbt_backfill._commit() %}
+  {% do dbt_backfill._pin_settings({'TimeZone': 'UTC'}) %}
 {% endmacro %}
 
 {# Spark: the session time zone decides how a TIMESTAMP (an instant) prints. #}
 {% macro spark__pin_session() %}
-  {% do dbt_backfill._execute("set spark.sql.session.timeZone = UTC", fetch=false) %}
+  {% do dbt_backfill._pin_settings({'spark.sql.session.timeZone': 'UTC'}) %}
+{% endmacro %}
+
+{# Give the session back the values it had before the first pin (the model's own session), until the next pin. #}
+{% macro _unpin_session() %}
+  {% set remembered = graph.get('dbt_backfill_session', {}).pop(invocation_id, {}) %}
+  {% for name, value in remembered.items() %}
+    {% do dbt_backfill._set_setting(name, value) %}
+  {% endfor %}
+  {% do dbt_backfill._commit() %}
+{% endmacro %}
+
+{% macro _pin_settings(settings) %}
+  {% set remembered = graph.setdefault('dbt_backfill_session', {}).setdefault(invocation_id, {}) %}
+  {% for name, value in settings.items() %}
+    {% if name not in remembered %}
+      {% do remembered.update({name: dbt_backfill._current_setting(name)}) %}
+    {% endif %}
+    {% do dbt_backfill._set_setting(name, value) %}
+  {% endfor %}
+  {% do dbt_backfill._commit() %}
+{% endmacro %}
+
+{% macro _current_setting(name) %}
+  {{ return(adapter.dispatch('_current_setting', 'dbt_backfill')(name)) }}
+{% endmacro %}
+
+{% macro default___current_setting(name) %}
+  {{ return(dbt_backfill._execute('select current_setting(' ~ dbt_backfill._sql_literal(name) ~ ')').rows[0][0]) }}
+{% endmacro %}
+
+{% macro spark___current_setting(name) %}
+  {{ return(dbt_backfill._execute('set ' ~ name).rows[0][1]) }}
+{% endmacro %}
+
+{% macro _set_setting(name, value) %}
+  {{ return(adapter.dispatch('_set_setting', 'dbt_backfill')(name, value)) }}
+{% endmacro %}
+
+{# set_config takes its value as a literal, so a remembered value is quoted like any other. #}
+{% macro postgres___set_setting(name, value) %}
+  {% do dbt_backfill._execute('select set_config(' ~ dbt_backfill._sql_literal(name) ~ ', ' ~ dbt_backfill._sql_literal(value) ~ ', false)', fetch=false) %}
+{% endmacro %}
+
+{% macro default___set_setting(name, value) %}
+  {% do dbt_backfill._execute('set ' ~ name ~ ' = ' ~ dbt_backfill._sql_literal(value), fetch=false) %}
+{% endmacro %}
+
+{# Spark's SET takes the rest of the statement as the value, unquoted. #}
+{% macro spark___set_setting(name, value) %}
+  {% do dbt_backfill._execute('set ' ~ name ~ ' = ' ~ value, fetch=false) %}
 {% endmacro %}

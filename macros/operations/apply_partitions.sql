@@ -18,11 +18,13 @@
   A failed checkpoint stops the run; what was committed stays (rollback restores it).
   Emits `partition_replaced` / `partition_skipped` after each partition, `checkpoint` after each batch and
   `applied` at the end. The approval itself is checked by the caller (the CLI, or apply_backfill) before it
-  calls this.
+  calls this; `packet_sha256` (the CLI) asks for the plan's record of the packet (_check_packet).
 #}
 {% macro apply_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
-                          watermark=none, allow_watermark_move=false, approval={}, control=none, batch_size=5) %}
-  {% set session = dbt_backfill._write_session(target, model, partition_by, business_key, additive, material_columns, approval) %}
+                          watermark=none, allow_watermark_move=false, approval={}, control=none, batch_size=5,
+                          packet_sha256=none) %}
+  {% set session = dbt_backfill._write_session(target, model, partition_by, business_key, additive, material_columns, approval,
+      run_id, partitions, packet_sha256) %}
   {% set target_relation, scope, target_columns, audit_fields = session.relation, session.scope, session.columns, session.audit_fields %}
   {% set replaced = [] %}
   {% set writes = dbt_backfill.write_guarantees() %}
@@ -89,7 +91,7 @@
       {% do dbt_backfill._fault_point('after_backup') %}
       {% set after = dbt_backfill._replace_checked(target_relation, stage_relation, scope, partition.value, target_columns,
           partition.fingerprint, 'target_mismatch', 'the approved fingerprint after replacement', 'replaced', replaced,
-          undo_from=backup_relation) %}
+          undo_from=backup_relation, keys_outside=partitions | map(attribute='value') | list) %}
       {% if watermark_before and not (watermark_before.kind == 'column' and allow_watermark_move) %}
         {% set watermark_now = dbt_backfill.watermark_state(watermark, target_relation) %}
         {% if dbt_backfill._watermark_moved(target_relation, watermark_before, watermark_now) %}

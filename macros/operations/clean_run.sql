@@ -1,11 +1,16 @@
 {#
   Drop a run's stage and backup relations. While a rollback is still possible — a backup exists and its partition
   does not equal target_before — the backups are kept and the call is refused, unless drop_backups is true.
+  The packet is checked first (_check_packet): only relations named for this run, in its stage schema, are
+  dropped, each as a table and without CASCADE (a view someone built on a stage makes the drop fail, it is not
+  dropped with it). Takes the table's backfill lock, as apply and rollback do: a clean never runs beside them.
 #}
 {% macro clean_run(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
-                   drop_backups=false) %}
+                   drop_backups=false, packet_sha256=none) %}
+  {% do dbt_backfill._check_packet(model, target, run_id, partitions, packet_sha256, 'Nothing was dropped.') %}
   {% do dbt_backfill.pin_session() %}
   {% set target_relation = dbt_backfill._target_relation(target) %}
+  {% do dbt_backfill.acquire_target_lock(target_relation) %}
   {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_columns) %}
   {% set rollback_possible = [] %}
   {% for partition in partitions %}
@@ -28,7 +33,7 @@
       {% set relation = adapter.get_relation(database=ref.get('database'), schema=ref.schema, identifier=ref.identifier) %}
       {% if relation is not none %}
         {% do dbt_backfill._forget_columns(relation) %}
-        {% do adapter.drop_relation(relation) %}
+        {% do dbt_backfill._execute('drop table ' ~ relation, fetch=false) %}
         {% do dropped.append(dbt_backfill._relation_name(relation)) %}
       {% endif %}
     {% endfor %}

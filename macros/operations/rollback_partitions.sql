@@ -6,8 +6,9 @@
   and the rest unchanged. Takes the table's backfill lock like apply.
 #}
 {% macro rollback_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
-                             approval={}) %}
-  {% set session = dbt_backfill._write_session(target, model, partition_by, business_key, additive, material_columns, approval) %}
+                             approval={}, packet_sha256=none) %}
+  {% set session = dbt_backfill._write_session(target, model, partition_by, business_key, additive, material_columns, approval,
+      run_id, partitions, packet_sha256) %}
   {% set target_relation, scope, target_columns, audit_fields = session.relation, session.scope, session.columns, session.audit_fields %}
   {% set restored = [] %}
   {% for partition in partitions %}
@@ -30,7 +31,7 @@
     {% endif %}
     {% set after = dbt_backfill._replace_checked(target_relation, backup_relation, scope, partition.value, target_columns,
         partition.target_before, 'restore_mismatch', 'its fingerprint before the apply after restoring the backup',
-        'restored', restored) %}
+        'restored', restored, source_as='backup', source_expected_as='the partition as the plan found it') %}
     {% do dbt_backfill.record_audit_event(target_relation, 'rolled_back', run_id, dbt_backfill._merged(audit_fields, {
         'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': after,
         'duration_ms': ((modules.datetime.datetime.now() - started).total_seconds() * 1000) | int, 'outcome': 'restored'})) %}

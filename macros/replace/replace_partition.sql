@@ -29,7 +29,8 @@
    table Spark deletes the partition's files before it writes the new ones. Never the dynamic mode,
    which leaves a partition that became empty untouched. The target must be partitioned by the partition column
    (Spark cannot delete rows from a parquet table); the columns go in the target's order, partition column last
-   out. #}
+   out. The select carries the partition predicate: a stage row of another partition would otherwise be written
+   into this one under its value. #}
 {% macro spark__replace_partition(target_relation, stage_relation, partition_predicate, column_names, partition=none) %}
   {% if partition is none %}
     {% do dbt_backfill._fail('replace_partition on Spark needs the partition {column, value}: the overwrite names it. '
@@ -50,5 +51,5 @@
   {% endfor %}
   {% do dbt_backfill._execute('insert overwrite table ' ~ target_relation ~ ' partition (' ~ adapter.quote(partition.column)
       ~ ' = ' ~ dbt_backfill._sql_literal(partition.value | string) ~ ') select ' ~ data_columns | join(', ')
-      ~ ' from ' ~ stage_relation, fetch=false) %}
+      ~ ' from ' ~ stage_relation ~ ' where ' ~ partition_predicate, fetch=false) %}
 {% endmacro %}

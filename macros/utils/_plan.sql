@@ -21,12 +21,9 @@
         ~ 'repairs a published table; run the model first. Nothing was changed.') %}
   {% endif %}
   {% set excluded = [] %}
-  {% for name in exclude_columns %}{% do excluded.append(name | lower) %}{% endfor %}
-  {% set unknown_excluded = excluded | reject('in', target_columns) | list %}
-  {% if unknown_excluded %}
-    {% do dbt_backfill._fail(dbt_backfill._relation_name(target_relation) ~ " has no column " ~ unknown_excluded | join(', ')
-        ~ " (named in exclude_columns). Nothing was changed.") %}
-  {% endif %}
+  {% for column in dbt_backfill._columns(target_relation, exclude_columns, 'exclude_columns') %}
+    {% do excluded.append(column.name) %}
+  {% endfor %}
   {% set material_names = target_columns | reject('in', excluded) | list %}
   {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_names) %}
   {% do dbt_backfill._check_partition_values(scope, partitions) %}
@@ -65,6 +62,8 @@
 
   {% do adapter.create_schema(api.Relation.create(database=target_relation.database, schema=stage_schema)) %}
   {% do dbt_backfill._commit() %}
+  {# the model's SQL runs in the session as `dbt run` has it; only what is fingerprinted is pinned #}
+  {% do dbt_backfill._unpin_session() %}
   {% for build in ['a', 'b'] %}
     {% for plan in partition_plans %}
       {% do dbt_backfill._step('building stage ' ~ build ~ ' of partition ' ~ plan.value,
@@ -85,6 +84,7 @@
     {% endfor %}
   {% endfor %}
 
+  {% do dbt_backfill.pin_session() %}
   {% do dbt_backfill._step('fingerprinting and comparing the builds', 'fingerprinting or comparing the builds failed (see '
       ~ 'the error below). The stages are left in ' ~ stage_schema ~ '; no packet was written and the target is unchanged.') %}
   {% set planned = [] %}

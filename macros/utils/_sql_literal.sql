@@ -1,9 +1,27 @@
-{# The one place a user-supplied value becomes SQL text: a standard string literal with quotes doubled.
-   Both PostgreSQL (standard_conforming_strings, the default since 9.1) and DuckDB treat backslash as an
-   ordinary character inside '...'. #}
+{# The one place a user-supplied value becomes SQL text: a string literal whose meaning depends on no server
+   setting, so a value can never end the literal early.
+   PostgreSQL: an escape string, E'...', with backslashes and quotes doubled. A plain '...' means something else
+   when standard_conforming_strings is off (a legacy server or role setting: backslash then escapes the quote);
+   E'...' reads the same under either setting.
+   DuckDB: '...' with quotes doubled; backslash is an ordinary character and no setting changes that.
+   Spark: backslash escapes are read inside '...' by default (spark.sql.parser.escapedStringLiterals=false); both
+   are escaped. With that setting on, the literal still ends where it should and only its value changes, which the
+   partition values' round trip (_check_partition_values) refuses. #}
 {% macro _sql_literal(value) %}
   {%- if value is none -%}
     {{ return('null') }}
   {%- endif -%}
-  {{ return("'" ~ (value | string).replace("'", "''") ~ "'") }}
+  {{ return(adapter.dispatch('_sql_literal', 'dbt_backfill')(value | string)) }}
+{% endmacro %}
+
+{% macro default___sql_literal(text) %}
+  {{ return("'" ~ text.replace("'", "''") ~ "'") }}
+{% endmacro %}
+
+{% macro postgres___sql_literal(text) %}
+  {{ return("E'" ~ text.replace("\\", "\\\\").replace("'", "''") ~ "'") }}
+{% endmacro %}
+
+{% macro spark___sql_literal(text) %}
+  {{ return("'" ~ text.replace("\\", "\\\\").replace("'", "\\'") ~ "'") }}
 {% endmacro %}

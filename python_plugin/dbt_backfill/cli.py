@@ -15,7 +15,7 @@ from dbt_backfill.dbt_runner import DbtOptions, DbtRunner, redact
 from dbt_backfill.demo import run_demo
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
-from dbt_backfill.packet import Packet
+from dbt_backfill.packet import Packet, file_sha256
 from dbt_backfill.workflow.apply import apply as apply_packet
 from dbt_backfill.workflow.approve import approve as approve_packet
 from dbt_backfill.workflow.plan import PlanRequest, plan as plan_backfill, plan_document_path
@@ -196,8 +196,11 @@ def approve(packet, by, as_json) -> None:
     if as_json:
         click.echo(json.dumps({"status": "approved", **approved.approval.to_dict()}))
     else:
-        click.echo(f"Approved by {approved.approval.approved_by}: packet sha256 {approved.approval.packet_sha256}. "
-                   f"Any later edit voids this approval. Next: dbt-backfill apply {packet}")
+        document = plan_document_path(Path(packet))
+        reviewed = (f" It is the packet the written plan {document} (sha256 {file_sha256(document)}) describes."
+                    if document.exists() else "")
+        click.echo(f"Approved by {approved.approval.approved_by}: packet sha256 {approved.approval.packet_sha256}."
+                   f"{reviewed} Any later edit voids this approval. Next: dbt-backfill apply {packet}")
 
 
 @main.command()

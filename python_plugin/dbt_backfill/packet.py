@@ -17,6 +17,25 @@ from dbt_backfill.errors import BackfillError
 from dbt_backfill.fingerprint import Fingerprint
 
 PACKET_VERSION = 1
+MAX_PACKET_BYTES = 16 * 1024 * 1024  # a plan's packet is kilobytes; a file this large was not written by one
+
+
+class _NoAliasDumper(yaml.SafeDumper):
+    """Every value written out in full: a packet is read by people, and its reader refuses aliases."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+class _PacketLoader(yaml.SafeLoader):
+    """safe_load without anchors and aliases: nested aliases expand exponentially (a few hundred bytes that take
+    all memory), and no packet a plan writes has any."""
+
+    def compose_node(self, parent, index):  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, "a packet holds no YAML aliases", event.start_mark)
+        return super().compose_node(parent, index)
 
 
 @dataclass(frozen=True)
@@ -242,13 +261,17 @@ class Packet:
     def write(self, path: Path) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(path.suffix + ".tmp")
-        tmp.write_text(yaml.safe_dump(self.to_dict(), sort_keys=False, allow_unicode=True, width=120))
+        tmp.write_text(yaml.dump(self.to_dict(), Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True, width=120))
         tmp.replace(path)
 
     @classmethod
     def read(cls, path: Path) -> "Packet":
         try:
-            data = yaml.safe_load(Path(path).read_text())
+            size = Path(path).stat().st_size
+            if size > MAX_PACKET_BYTES:
+                raise BackfillError(f"{path} is {size} bytes, more than any packet a plan writes "
+                                    f"({MAX_PACKET_BYTES} at most). The target is unchanged.")
+            data = yaml.load(Path(path).read_text(), Loader=_PacketLoader)  # noqa: S506 (a safe loader)
         except FileNotFoundError:
             raise BackfillError(f"no packet at {path}. The target is unchanged.") from None
         except yaml.YAMLError as error:
@@ -260,3 +283,8 @@ class Packet:
         except (KeyError, TypeError, ValueError) as error:
             raise BackfillError(f"{path} is not a complete approval packet ({type(error).__name__}: {error}). "
                                 f"The target is unchanged.") from None
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file's bytes: what `approve` prints of the written plan it read."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()

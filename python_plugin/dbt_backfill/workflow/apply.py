@@ -50,6 +50,7 @@ def _apply(runner: DbtRunner, path: Path, batch_size: int | None) -> ApplyResult
         "partitions": packet.partition_args(),
         "control": dict(packet.control) if packet.control else None,
         "batch_size": batch_size or packet.batch_size,
+        "packet_sha256": packet.sha256(),
     })
     by_value = {p.value: p for p in packet.partitions}
     replaced = tuple(

@@ -10,5 +10,6 @@ from dbt_backfill.packet import Packet
 def clean(runner: DbtRunner, path: Path, drop_backups: bool = False) -> list[str]:
     packet = Packet.read(path)
     invocation = runner.run_operation("clean_run", {
-        **packet.scope_args(), "partitions": packet.partition_args(), "drop_backups": drop_backups})
+        **packet.scope_args(), "partitions": packet.partition_args(), "drop_backups": drop_backups,
+        "packet_sha256": packet.sha256()})
     return list(invocation.first("cleaned")["dropped"])

@@ -42,7 +42,9 @@ class PlanResult:
 
 
 def parse_partitions(text: str | Sequence[str]) -> tuple[str, ...]:
-    values = [v.strip() for v in (text.split(",") if isinstance(text, str) else text)]
+    # Never stripped nor rewritten: ' lead' and 'lead' are two partitions of a text column. A value the column's
+    # type would change is refused by the package (the round trip in _check_partition_values).
+    values = list(text.split(",") if isinstance(text, str) else text)
     if not values or any(not v for v in values):
         raise BackfillError(f"--partitions must be a comma-separated list of partition values, got {text!r}. "
                             f"Nothing was changed.")
@@ -50,6 +52,24 @@ def parse_partitions(text: str | Sequence[str]) -> tuple[str, ...]:
     if repeated:
         raise BackfillError(f"partition(s) {', '.join(repeated)} named more than once. Nothing was changed.")
     return tuple(values)
+
+
+def check_out_path(path: Path) -> None:
+    """--out names the packet; its written plan goes beside it (.md). Neither may replace a file a plan did not
+    make: the packet must be a .yml/.yaml file, an existing file there must be a packet, and a plan document
+    there must belong to a packet at `path`."""
+    if path.suffix not in (".yml", ".yaml"):
+        raise BackfillError(f"--out {path}: a packet is YAML, so its name ends in .yml or .yaml (its written plan "
+                            f"goes beside it as .md). Nothing was changed.")
+    if path.exists():
+        try:
+            Packet.read(path)
+        except BackfillError:
+            raise BackfillError(f"--out {path}: that file exists and is not a packet; a plan does not write over it. "
+                                f"Name another file. Nothing was changed.") from None
+    elif plan_document_path(path).exists():
+        raise BackfillError(f"--out {path}: {plan_document_path(path)} exists and is no packet's written plan (no packet "
+                            f"beside it); a plan does not write over it. Name another file. Nothing was changed.")
 
 
 def new_run_id(now: dt.datetime) -> str:
@@ -132,6 +152,8 @@ def _check_keys_and_watermark(result: Mapping[str, Any], business_key: Sequence[
 def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None) -> PlanResult:
     now = now or dt.datetime.now(dt.timezone.utc)
     partitions = parse_partitions(request.partitions)
+    if request.out is not None:
+        check_out_path(Path(request.out))
     node = runner.compile_model(request.model)
     spec = BackfillSpec.resolve(node.name, node.meta_backfill, request.overrides or {})
     if not node.compiled_sql.strip():
@@ -227,8 +249,15 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
         cascade_of=dict(request.cascade_of) if request.cascade_of else None,
     )
     packet.write(path)
+    # The plan's record of what it wrote: apply, rollback and clean refuse a packet whose content no plan wrote
+    # (an edited packet re-hashed to match a copied approval has no such row).
+    runner.run_operation("audit_event", {"target": packet.target.to_dict(), "event": "packet_written", "run_id": run_id,
+                                         "fields": {"model": node.name, "packet_sha256": packet.sha256(),
+                                                    "detail": str(path)}})
     document = plan_document_path(path)
-    document.write_text(result["markdown"])
+    markdown = (f"{result['markdown'].rstrip()}\n\n---\nThis plan describes packet `{path.name}`, SHA-256 "
+                f"`{packet.sha256()}`: an approval binds to exactly that content.\n")
+    document.write_text(markdown)
     if packet.failed_gates:
         described = "; ".join(f"{g['check']} on {g['partition']}: {g['observed']}, expected {g['expected']}"
                               for g in packet.failed_gates)
@@ -237,7 +266,7 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
             f"reconciliation gate(s) of meta.backfill.checks failed ({described}). The packet and plan are written "
             f"for review ({path}, {document}); approve and apply refuse it. The target is unchanged.",
             {"packet": str(path), "gates": packet.failed_gates})
-    return PlanResult(packet=packet, path=path, markdown=result["markdown"])
+    return PlanResult(packet=packet, path=path, markdown=markdown)
 
 
 def plan_document_path(packet_path: Path) -> Path:

@@ -26,7 +26,8 @@ def rollback(runner: DbtRunner, path: Path) -> RollbackResult:
 def _rollback(runner: DbtRunner, path: Path) -> RollbackResult:
     packet = read_approved(path, "Only an approved, unedited packet can be rolled back. The target is unchanged.")
     invocation = runner.run_operation("rollback_partitions", {
-        **packet.scope_args(), "approval": packet.approval.to_dict(), "partitions": packet.partition_args()})
+        **packet.scope_args(), "approval": packet.approval.to_dict(), "partitions": packet.partition_args(),
+        "packet_sha256": packet.sha256()})
     return RollbackResult(packet=packet,
                           restored=tuple(str(r["value"]) for r in invocation.all("partition_restored")),
                           skipped=tuple(str(r["value"]) for r in invocation.all("partition_skipped")))

@@ -1,0 +1,268 @@
+"""An adversary between plan and apply (issue 15): someone who can write the stage schema, the target's triggers or
+the server's settings changes what apply or rollback would read. Each case runs the real commands on PostgreSQL
+and DuckDB (where the engine has the case) and asserts the exit status, the message and every published table's
+rows: nothing outside the approved partitions is ever written, and a refused partition is left as it was."""
+import subprocess
+
+import pytest
+import yaml
+
+from backends import TRANSACTIONAL_ADAPTERS
+from conftest import trips_on
+from test_resilience import FaultLock, reached, start, wait_until
+
+trips = trips_on(TRANSACTIONAL_ADAPTERS)
+
+PUBLISHED = ["analytics.fct_trips", "analytics.fct_trips_volatile", "raw.trip_events"]
+
+
+def snapshot(project):
+    """Every row of every published table (a query: call it after the project reached its saved states)."""
+    return {relation: project.rows(relation) for relation in PUBLISHED}
+
+
+def approved(project):
+    """The seed scenario planned (three days) and approved: (packet path, packet as data)."""
+    path = project.planned_seed()
+    assert project.approve(path).returncode == 0
+    return path, yaml.safe_load(path.read_text())
+
+
+def relation(ref):
+    return f'{ref["schema"]}.{ref["identifier"]}'
+
+
+def add_row_of_another_partition(project, table, trip_date, copied_from=None, new_key=True):
+    """Copy one row of `copied_from` (default: `table`), under a new trip_id unless `new_key` is false, into
+    `table`'s partition `trip_date` (a SQL expression; null allowed)."""
+    project.query(f"create table analytics.bf_forged as select * from {copied_from or table} order by trip_id limit 1")
+    project.query(f"update analytics.bf_forged set trip_id = trip_id + {9000 if new_key else 0}, trip_date = {trip_date}")
+    project.query(f"insert into {table} select * from analytics.bf_forged")
+    project.query("drop table analytics.bf_forged")
+
+
+def refused(result, says):
+    assert result.returncode == 3, result.output
+    first_line = result.stderr.strip().splitlines()[0]
+    assert first_line.startswith("refused: "), result.stderr
+    assert says in result.stderr, result.stderr
+
+
+def test_rows_put_into_a_backup_for_other_partitions_are_never_restored(trips):
+    path, packet = approved(trips)
+    before = snapshot(trips)
+    assert trips.backfill("apply", str(path)).returncode == 0
+    backup = relation(packet["partitions"][0]["backup_relation"])
+    add_row_of_another_partition(trips, backup, "cast('2020-01-01' as date)")
+    add_row_of_another_partition(trips, backup, "null")
+
+    rolled_back = trips.backfill("rollback", str(path))
+
+    assert rolled_back.returncode == 0, rolled_back.output
+    assert snapshot(trips) == before  # the two forged rows were in the backup, never in the target
+
+
+def test_rows_put_into_a_stage_for_other_partitions_are_never_published(trips):
+    path, packet = approved(trips)
+    stage = relation(packet["partitions"][0]["stage_relation"])
+    add_row_of_another_partition(trips, stage, "cast('2020-01-01' as date)")
+    before = snapshot(trips)
+
+    result = trips.backfill("apply", str(path))
+
+    refused(result, "the stage of partition 2026-03-01 changed after approval")
+    assert snapshot(trips) == before
+
+
+def test_a_stage_swapped_for_a_view_that_answers_differently_inside_the_write_is_refused(trips):
+    """The view returns the approved rows to every check made outside a writing transaction, and one row more
+    inside it (PostgreSQL: a transaction id is assigned once the transaction wrote; DuckDB: the statement that
+    reads it creates a table)."""
+    path, packet = approved(trips)
+    stage = relation(packet["partitions"][0]["stage_relation"])
+    inside_a_write = ("pg_current_xact_id_if_assigned() is not null" if trips.adapter == "postgres"
+                      else "current_query() ilike '%create table%'")
+    trips.query(f"alter table {stage} rename to kept_rows")
+    schema = packet["partitions"][0]["stage_relation"]["schema"]
+    trips.query(f"create view {stage} as select * from {schema}.kept_rows union all "
+                f"select trip_id + 9000, trip_date, fare, status, updated_at from {schema}.kept_rows "
+                f"where {inside_a_write}")
+    before = snapshot(trips)
+
+    result = trips.backfill("apply", str(path))
+
+    named = ".".join(part for part in packet["partitions"][0]["stage_relation"].values() if part)
+    refused(result, f"the stage of partition 2026-03-01, {named}, is a view, not the table the plan built: someone "
+                    "replaced it")
+    assert snapshot(trips) == before
+
+
+@pytest.mark.parametrize("trips", ["postgres"], indirect=True)
+def test_a_row_written_into_the_stage_after_applys_checks_is_caught_on_the_rows_it_would_insert(trips):
+    """apply checks every stage before its first transaction; the row arrives after that check, while apply
+    holds at a fault point inside the partition's transaction. The copy it inserts from is read and checked there."""
+    path, packet = approved(trips)
+    stage = relation(packet["partitions"][0]["stage_relation"])
+    before = snapshot(trips)
+    lock = FaultLock(trips)
+    try:
+        applying = start(trips, ["apply", str(path)], fault_point="after_backup")
+        wait_until(reached(trips, "after_backup"), "apply to reach its fault point")
+        add_row_of_another_partition(trips, stage, "cast('2026-03-01' as date)")
+    finally:
+        lock.release()
+    _, stderr = applying.communicate(timeout=300)
+
+    assert applying.returncode == 3, stderr
+    assert ("the stage of partition 2026-03-01, read inside the transaction that writes it, is not the approved one"
+            in stderr), stderr
+    assert "this partition and the rest are unchanged" in stderr
+    assert snapshot(trips) == before
+
+
+@pytest.mark.parametrize("trips", ["postgres"], indirect=True)
+def test_a_trigger_on_the_target_that_writes_another_partition_stops_the_apply(trips):
+    path, _ = approved(trips)
+    trips.query("create function analytics.bf_echo() returns trigger language plpgsql as $$ begin "
+                "insert into analytics.fct_trips (trip_id, trip_date, fare, status, updated_at) "
+                "select new.trip_id + 9000, date '2020-01-01', new.fare, new.status, new.updated_at "
+                "where new.trip_id < 9000; return null; end $$")
+    trips.query("create trigger bf_echo after insert on analytics.fct_trips for each row "
+                "execute function analytics.bf_echo()")
+    before = snapshot(trips)
+
+    result = trips.backfill("apply", str(path))
+
+    refused(result, "has trigger bf_echo, which run when its rows are written and may write outside partition 2026-03-01")
+    assert "Its transaction was rolled back" in result.stderr
+    assert snapshot(trips) == before
+
+
+@pytest.mark.parametrize("trips", ["postgres"], indirect=True)
+def test_a_partition_value_cannot_end_its_literal_when_standard_conforming_strings_is_off(trips):
+    trips.publish_stale_target()
+    trips.query(f"alter database {trips.backend.database} set standard_conforming_strings = off")
+    before = snapshot(trips)
+    value = "\\' as text); delete from analytics.fct_trips where trip_id = 1001; commit; select 1; --"
+
+    result = trips.backfill("plan", "fct_trips", "--partitions", value)
+
+    assert result.returncode == 1, result.output
+    assert "is not a valid date for trip_date" in result.stderr, result.stderr
+    assert snapshot(trips) == before
+
+
+@pytest.mark.parametrize("typed, becomes", [(" 2026-03-01", "2026-03-01"), ("2026-3-1", "2026-03-01")])
+def test_a_partition_value_the_column_type_would_rewrite_is_refused_not_trimmed(trips, typed, becomes):
+    trips.publish_stale_target()
+    before = snapshot(trips)
+
+    result = trips.backfill("plan", "fct_trips", "--partitions", f"2026-03-02,{typed}")
+
+    assert result.returncode == 1, result.output
+    assert f'partition value "{typed}" becomes "{becomes}" as a date (trip_date)' in result.stderr.lower(), result.stderr
+    assert "it would name another partition than the one typed" in result.stderr
+    assert snapshot(trips) == before
+    assert not trips.packets()
+
+
+def rehashed(project, path, edit):
+    """The approved packet edited and its approval re-bound to the new content, as someone with the file and this
+    package's code could: the approval check of the file itself then passes."""
+    from dbt_backfill.packet import Packet
+    data = yaml.safe_load(path.read_text())
+    edit(data)
+    edited = Packet.from_dict(data)
+    forged = edited.approved(type(edited.approval)(edited.approval.approved_by, edited.approval.approved_at,
+                                                   edited.sha256()))
+    out = project.dir / "backfills" / "forged.yml"
+    forged.write(out)
+    return out
+
+
+def point_at_the_source(data):
+    data["target_relation"] = {**data["target_relation"], "schema": "raw", "identifier": "trip_events"}
+
+
+def raise_a_fingerprint_total(data):
+    data["partitions"][0]["fingerprint"]["totals"]["fare"] = "999.00"
+
+
+@pytest.mark.parametrize("edit, says", [
+    (point_at_the_source, "as the target of fct_trips, but dbt resolves fct_trips to"),
+    (raise_a_fingerprint_total, "no plan wrote a packet with this content"),
+])
+def test_an_edited_packet_with_a_re_bound_approval_is_refused_before_any_statement(trips, edit, says):
+    path, _ = approved(trips)
+    forged = rehashed(trips, path, edit)
+    before = snapshot(trips)
+
+    result = trips.backfill("apply", str(forged))
+
+    refused(result, says)
+    assert "The target is unchanged" in result.stderr
+    assert snapshot(trips) == before
+
+
+def test_clean_of_a_packet_pointing_its_stage_at_a_published_table_drops_nothing(trips):
+    path = trips.planned_seed()  # not approved: clean takes any packet
+    data = yaml.safe_load(path.read_text())
+    data["partitions"][0]["stage_relation"] = {**data["partitions"][0]["stage_relation"], "schema": "analytics",
+                                               "identifier": "fct_trips"}
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    stages = trips.tables_in("analytics_backfill")
+    before = snapshot(trips)
+
+    result = trips.backfill("clean", str(path))
+
+    refused(result, "as the stage of partition 2026-03-01, but this run's is")
+    assert "Nothing was dropped" in result.stderr
+    assert snapshot(trips) == before
+    assert trips.tables_in("analytics_backfill") == stages
+
+
+@pytest.mark.parametrize("day, also_in", [("cast('2026-04-30' as date)", "2026-04-30"), ("null", "a NULL partition")])
+def test_a_key_written_outside_the_scope_after_the_approval_is_not_published_twice(trips, day, also_in):
+    """The live job wrote a trip of the approved stage into another day (or a row with no day) after the approval;
+    the plan's cross-partition check said nothing then. apply checks again inside each partition's transaction."""
+    path, packet = approved(trips)
+    stage = relation(packet["partitions"][0]["stage_relation"])
+    add_row_of_another_partition(trips, "analytics.fct_trips", day, copied_from=stage, new_key=False)
+    before = snapshot(trips)
+
+    result = trips.backfill("apply", str(path))
+
+    refused(result, "writing partition 2026-03-01 would publish business key(s) the target now also holds outside "
+                    f"the approved partitions: ")
+    assert f"(also in {also_in})" in result.stderr, result.stderr
+    assert snapshot(trips) == before
+
+
+@pytest.mark.parametrize("trips", ["postgres"], indirect=True)
+def test_the_stages_are_built_in_the_users_session_so_an_evening_event_keeps_its_day(trips):
+    """The database's time zone is America/New_York and the model derives its day with updated_at::date. A trip
+    updated at 21:30 in New York (02:30 UTC the next day) is on 2026-03-01 for `dbt run`; the backfill's builds
+    must say the same, or the trip leaves its day (issue 15: built under a pinned UTC, it was lost)."""
+    trips.query(f"alter database {trips.backend.database} set timezone = 'America/New_York'")
+    trips.query("insert into raw.trip_events values (990, 1990, date '2026-03-01', 12.50, 'completed', "
+                "timestamptz '2026-03-02 02:30:00+00')")
+    trips.query("drop table analytics.fct_trips_variant")
+    local_day = ["--vars", "{local_day: true}"]
+    built = trips.dbt("run", "-s", "fct_trips_variant", *local_day)
+    assert built.returncode == 0, built.output
+    by_dbt_run = trips.rows("analytics.fct_trips_variant")
+    assert ("2026-03-01" in {str(row[1]) for row in by_dbt_run if row[0] == 1990}), by_dbt_run
+    path = trips.dir / "backfills" / "local_day.yml"
+
+    planned = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-01,2026-03-02", *local_day,
+                             "--out", str(path))
+    assert planned.returncode == 0, planned.output
+    packet = yaml.safe_load(path.read_text())
+    for partition in packet["partitions"]:  # the builds equal what dbt run published: nothing to change
+        assert partition["changes"]["added"] == partition["changes"]["removed"] == 0, partition
+        assert partition["changes"]["changed"] == 0, partition
+    assert trips.approve(path).returncode == 0
+    applied = trips.backfill("apply", str(path), *local_day)
+
+    assert applied.returncode == 0, applied.output
+    assert trips.rows("analytics.fct_trips_variant") == by_dbt_run
