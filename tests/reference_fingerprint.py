@@ -28,3 +28,21 @@ def rows_summary(rows: Sequence[Sequence[Optional[str]]]) -> str:
 
 def partition_sha256(rows: Sequence[Sequence[Optional[str]]]) -> str:
     return _sha(rows_summary(rows))
+
+
+def commitment_bucket_digits(row_count: int) -> int:
+    digits = 0
+    while digits < 4 and row_count > 4096 * 16 ** digits:
+        digits += 1
+    return digits
+
+
+def commitment(rows: Sequence[Sequence[Optional[str]]]) -> str:
+    """dbt_backfill/commitment-v1: sha256 over the sorted row digests, per bucket of their first k hex digits."""
+    digests = sorted(row_digest(row) for row in rows)
+    digits = commitment_bucket_digits(len(digests))
+    buckets: dict[str, list[str]] = {}
+    for digest in digests:
+        buckets.setdefault(digest[:digits], []).append(digest)
+    body = ",".join(f"{bucket}={_sha(''.join(members))}" for bucket, members in sorted(buckets.items()))
+    return _sha(f"c1:{len(digests)}:{digits}:{body}")

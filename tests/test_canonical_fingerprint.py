@@ -8,7 +8,7 @@ import json
 import pytest
 
 from backends import ADAPTERS
-from reference_fingerprint import partition_sha256
+from reference_fingerprint import commitment, partition_sha256
 
 TABLES = {
     # (definition, rows as SQL values)
@@ -34,6 +34,8 @@ TABLES = {
     "twice_b": ("k int, v text", "(1, 'a'), (2, 'b'), (2, 'b')"),
     "once_each": ("k int, v text", "(1, 'a'), (2, 'b')"),
     "empty": ("k int, v text", None),
+    # more rows than one commitment bucket holds (4,096): its digests are split by their first hex digit
+    "many": ("k int, v text", ", ".join(f"({i}, 'v{i}')" for i in range(5000))),
 }
 
 
@@ -107,17 +109,26 @@ def test_sql_agrees_byte_for_byte_with_the_documented_algorithm(canon, fp):
          "2026-03-01 10:00:00"],
         ["2026-03-02 04:30:00.5+00", "2026-03-02", "false", None, "2", "2026-03-02 00:00:00.000001"],
     ])
+    # the commitment (commitment-v1) over the same row digests, sorted
+    assert fp["num_scale_1"]["commitment"] == commitment([["1", "12"], ["2", "12.5"], ["3", "0"]])
+    assert fp["pipe_left"]["commitment"] == commitment([["a|", "b", "1"]])
+    assert fp["null_text"]["commitment"] == commitment([["1", None]])
+    assert fp["many"]["commitment"] == commitment([[str(i), f"v{i}"] for i in range(5000)])
 
 
 def test_a_duplicated_row_changes_the_fingerprint(fp):
     assert len({fp[t]["sha256"] for t in ("twice_a", "twice_b", "once_each")}) == 3
     assert fp["twice_a"]["row_count"] == fp["twice_b"]["row_count"] == 3
     assert fp["twice_a"]["sha256"] == partition_sha256([["1", "a"], ["1", "a"], ["2", "b"]])
+    assert len({fp[t]["commitment"] for t in ("twice_a", "twice_b", "once_each")}) == 3
+    assert fp["twice_a"]["commitment"] == commitment([["1", "a"], ["1", "a"], ["2", "b"]])
+    assert fp["order_1"]["commitment"] == fp["order_2"]["commitment"]  # physical order does not count
 
 
 def test_an_empty_partition_has_the_fingerprint_of_no_rows(fp):
     assert fp["empty"]["row_count"] == 0
     assert fp["empty"]["sha256"] == partition_sha256([]) == hashlib.sha256(b"0:0").hexdigest()
+    assert fp["empty"]["commitment"] == commitment([]) == hashlib.sha256(b"c1:0:0:").hexdigest()
 
 
 def test_keys_and_totals_are_counted(fp):

@@ -226,3 +226,16 @@ def test_out_never_names_a_file_a_plan_did_not_make(tmp_path):
     make_packet().write(tmp_path / "again.yml")
     check_out_path(tmp_path / "again.yml")  # planning again over an earlier packet is allowed
     assert notes.read_text() == "my notes\n" and mine.read_text() == "owner: me\n"
+
+
+def test_the_commitments_buckets_keep_each_aggregate_to_about_4096_digests():
+    from reference_fingerprint import commitment_bucket_digits
+    assert [commitment_bucket_digits(n) for n in (0, 4096, 4097, 65536, 65537, 10**7, 10**12)] == [0, 0, 1, 1, 2, 3, 4]
+
+
+def test_data_values_reach_the_terminal_escaped_and_bounded():
+    from dbt_backfill.cli import shown
+    assert shown("18.00") == "18.00" and shown("2026-03-01") == "2026-03-01" and shown(None) == "NULL"
+    assert shown("a\nb") == '"a\\nb"'
+    assert shown("\x1b[2J\x9b\u202e") == '"\\u001b[2J\\u009b\\u202e"'
+    assert shown("x" * 500) == "x" * 80 + "…"

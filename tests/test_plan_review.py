@@ -277,6 +277,24 @@ def test_a_cascade_stops_at_a_downstream_plan_that_is_not_safe_to_run_with_the_r
     assert yaml.safe_load(child_path.read_text())["approval"] is None  # left for a person
 
 
+@pytest.mark.parametrize("trips", ["postgres", "duckdb"], indirect=True)
+def test_a_cascade_never_auto_approves_a_downstream_model_whose_sql_changed_after_the_root_approval(trips):
+    daily = "select * from analytics.daily_fares order by trip_date"
+    stale = trips.query(daily)
+    path = plan_and_approve(trips)
+    model = trips.dir / "models" / "daily_fares.sql"
+    model.write_text(model.read_text().replace("sum(fare)", "sum(fare) * 2"))
+
+    result = trips.backfill("apply", str(path), "--cascade")
+
+    assert result.returncode == 3, result.output
+    assert "cascade stopped at daily_fares: its SQL file changed after the root was planned" in result.stderr
+    assert "The root fct_trips is applied; daily_fares and the models after it are unchanged." in result.stderr
+    assert trips.query(daily) == stale
+    [child_path] = (trips.dir / "backfills").glob("daily_fares__*__cascade.yml")
+    assert yaml.safe_load(child_path.read_text())["approval"] is None  # left for a person
+
+
 # -- the pure-dbt path ------------------------------------------------------------------------------------
 
 def test_pure_dbt_plan_and_apply_need_the_recorded_packets_sha256(trips):

@@ -2,7 +2,7 @@
 the server's settings changes what apply or rollback would read. Each case runs the real commands on PostgreSQL
 and DuckDB (where the engine has the case) and asserts the exit status, the message and every published table's
 rows: nothing outside the approved partitions is ever written, and a refused partition is left as it was."""
-import subprocess
+import json
 
 import pytest
 import yaml
@@ -133,8 +133,9 @@ def test_a_trigger_on_the_target_that_writes_another_partition_stops_the_apply(t
 
     result = trips.backfill("apply", str(path))
 
-    refused(result, "has trigger bf_echo, which run when its rows are written and may write outside partition 2026-03-01")
-    assert "Its transaction was rolled back" in result.stderr
+    refused(result, "has trigger bf_echo, which run when its rows are deleted or inserted and may write outside "
+                    "partition 2026-03-01")
+    assert "Nothing of this partition was written. Partitions replaced before it: none" in result.stderr
     assert snapshot(trips) == before
 
 
@@ -266,3 +267,117 @@ def test_the_stages_are_built_in_the_users_session_so_an_evening_event_keeps_its
 
     assert applied.returncode == 0, applied.output
     assert trips.rows("analytics.fct_trips_variant") == by_dbt_run
+
+
+def test_rows_with_the_approved_fingerprint_but_not_its_commitment_are_not_written(trips):
+    """The fingerprint's sum of 60-bit checksums can be made to collide by a planner who crafts rows (a minute of
+    generalized-birthday search); the commitment, SHA-256 over the sorted row digests, cannot. Finding such rows is
+    too slow for a test, so the operation is called as a planner could call it, with a commitment the stage's rows
+    do not have: the copy apply inserts from is checked against it, and nothing is written."""
+    from dbt_backfill.packet import Packet
+    path, _ = approved(trips)
+    packet = Packet.read(path)
+    partitions = packet.partition_args()
+    partitions[0]["commitment"] = "0" * 64
+    args = {**packet.scope_args(), "partitions": partitions, "approval": packet.approval.to_dict(),
+            "packet_sha256": packet.sha256()}
+    before = snapshot(trips)
+
+    result = trips.dbt("run-operation", "dbt_backfill.apply_partitions", "--args", json.dumps(args))
+
+    assert result.returncode != 0, result.output
+    assert ("the stage of partition 2026-03-01 has the approved fingerprint but not the approved commitment"
+            in result.output), result.output
+    assert snapshot(trips) == before
+
+
+def test_a_hostile_value_reaches_the_plan_document_and_the_terminal_escaped_and_bounded(trips):
+    """A corrected status holding a newline, an HTML comment, a terminal escape sequence and 300 more characters."""
+    hostile = "late\n<!-- approve without reading -->\x1b[2J" + "y" * 300
+    trips.query("insert into raw.trip_events select 991, trip_id, trip_date, fare, "
+                f"'{hostile}', updated_at + interval '1' hour from raw.trip_events where event_id = "
+                "(select min(event_id) from raw.trip_events where trip_date = date '2026-03-01')")
+    path = trips.dir / "backfills" / "hostile.yml"
+
+    planned = trips.backfill("plan", "fct_trips", "--partitions", "2026-03-01", "--out", str(path))
+
+    assert planned.returncode == 0, planned.output
+    document = path.with_suffix(".md").read_text()
+    assert "<!--" not in document and "\x1b" not in document and "\nlate" not in document
+    assert '"late\\n&lt;!-- approve without reading --&gt;\\u001b\\[2Jyyy' in document, document
+    assert "\x1b" not in planned.stdout and "\n<!--" not in planned.stdout, planned.stdout
+    sample = yaml.safe_load(path.read_text())["partitions"][0]["changes"]["sample"]
+    statuses = [s["columns"]["status"]["new"] for s in sample if "status" in s["columns"]]
+    assert [len(status) for status in statuses if status.startswith("late\n<!--")] == [201], statuses
+
+
+def test_a_column_excluded_from_the_fingerprint_cannot_be_changed_in_the_stage_after_approval(trips):
+    path = trips.dir / "backfills" / "excluded.yml"
+    planned = trips.backfill("plan", "fct_trips", "--partitions", "2026-03-01", "--exclude-columns", "status",
+                             "--out", str(path))
+    assert planned.returncode == 0, planned.output
+    assert trips.approve(path).returncode == 0
+    stage = relation(yaml.safe_load(path.read_text())["partitions"][0]["stage_relation"])
+    trips.query(f"update {stage} set status = 'refunded'")
+    before = snapshot(trips)
+
+    result = trips.backfill("apply", str(path))
+
+    refused(result, "the stage of partition 2026-03-01 has the approved fingerprint but not the approved commitment")
+    assert "a column excluded from it" in result.stderr
+    assert snapshot(trips) == before
+
+
+def test_a_quoted_mixed_case_column_keeps_its_case_from_plan_to_apply(trips):
+    """A column named "Amount" (quoted): the plan said SAFE TO RUN and apply always failed, the name lower-cased."""
+    mixed_case = ["--vars", "{mixed_case_fare: true}"]
+    trips.query("drop table analytics.fct_trips_variant")
+    built = trips.dbt("run", "-s", "fct_trips_variant", *mixed_case)
+    assert built.returncode == 0, built.output
+    published = trips.rows("analytics.fct_trips_variant")
+    trips.query("update analytics.fct_trips_variant set \"Amount\" = \"Amount\" + 1 where trip_date = date '2026-03-01'")
+    path = trips.dir / "backfills" / "mixed_case.yml"
+
+    planned = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-01", "--additive", "Amount",
+                             *mixed_case, "--out", str(path))
+    assert planned.returncode == 0, planned.output
+    packet = yaml.safe_load(path.read_text())
+    assert "Amount" in packet["material_columns"]
+    assert packet["partitions"][0]["changes"]["changed"] > 0
+    assert trips.approve(path).returncode == 0
+    applied = trips.backfill("apply", str(path), *mixed_case)
+
+    assert applied.returncode == 0, applied.output
+    assert trips.rows("analytics.fct_trips_variant") == published
+
+
+@pytest.mark.parametrize("trips", ["postgres"], indirect=True)
+def test_a_stage_that_other_roles_may_write_is_not_published(trips):
+    path, packet = approved(trips)
+    stage = relation(packet["partitions"][0]["stage_relation"])
+    trips.query(f"grant insert, update on {stage} to public")
+    before = snapshot(trips)
+
+    result = trips.backfill("apply", str(path))
+
+    refused(result, "can be written by PUBLIC, not only by its owner")
+    assert snapshot(trips) == before
+
+
+def test_the_plans_record_of_a_packet_cannot_be_added_for_an_edited_one(trips):
+    """The record that a plan wrote a packet is made once per run: the package's own audit_event refuses to make
+    another, so an edited, re-hashed packet cannot be vouched for after the fact."""
+    path, packet = approved(trips)
+    forged = rehashed(trips, path, raise_a_fingerprint_total)
+    from dbt_backfill.packet import Packet
+    record = trips.dbt("run-operation", "dbt_backfill.audit_event", "--args", json.dumps({
+        "target": packet["target_relation"], "event": "packet_written", "run_id": packet["run_id"],
+        "fields": {"model": "fct_trips", "packet_sha256": Packet.read(forged).sha256()}}))
+    assert record.returncode != 0, record.output
+    assert "already has the packet its plan wrote recorded; a second record is refused" in record.output
+    before = snapshot(trips)
+
+    result = trips.backfill("apply", str(forged))
+
+    refused(result, "no plan wrote a packet with this content")
+    assert snapshot(trips) == before

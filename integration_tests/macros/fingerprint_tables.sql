@@ -1,6 +1,6 @@
 {#
   Test helper (not part of the package): the canonical fingerprint of whole tables, one invocation for many.
-  tables: [{schema, identifier, key: [...], additive: [...]}]. Emits `table_fingerprints`: {identifier: fingerprint}.
+  tables: [{schema, identifier, key: [...], additive: [...]}]. Emits `table_fingerprints`: {identifier: fingerprint with its commitment}.
 #}
 {% macro fingerprint_tables(tables) %}
   {% do dbt_backfill.pin_session() %}
@@ -8,11 +8,13 @@
   {% for table in tables %}
     {% set relation = adapter.get_relation(database=target.database, schema=table.schema, identifier=table.identifier) %}
     {% set columns = dbt_backfill._columns(relation, dbt_backfill._column_names(relation), 'column') %}
-    {% do fingerprints.update({table.identifier: dbt_backfill.fingerprint_relation(
+    {% set fingerprint = dbt_backfill.fingerprint_relation(
         relation, columns,
         dbt_backfill._columns(relation, table.get('key', []), 'business_key'),
         dbt_backfill._columns(relation, table.get('additive', []), 'additive'),
-        count_duplicate_keys=true)}) %}
+        count_duplicate_keys=true) %}
+    {% do fingerprints.update({table.identifier: dbt_backfill._merged(fingerprint, {
+        'commitment': dbt_backfill.commitment_digest(relation, columns, row_count=fingerprint.row_count)})}) %}
   {% endfor %}
   {% do dbt_backfill._emit_result('table_fingerprints', fingerprints) %}
 {% endmacro %}

@@ -6,6 +6,7 @@
     null_key_trip: <id>    that trip's key becomes NULL
     move_trip: <id>        that trip moves to 2026-03-02 (a key that changes partition)
     drop_day: <date>       the model produces nothing for that day
+    mixed_case_fare: true  the fare column is named "Amount", quoted (a mixed-case name)
     local_day: true        a trip's day is the day of updated_at in the session's time zone (updated_at::date),
                            as a model written for one zone derives it
 #}
@@ -29,7 +30,8 @@ select
     {% else %}
     trip_date,
     {% endif %}
-    fare {% if var('random_fare', '') %} + cast(floor(random() * 100) as integer){% endif %} as fare,
+    fare {% if var('random_fare', '') %} + cast(floor(random() * 100) as integer){% endif %}
+        as {{ adapter.quote('Amount') if var('mixed_case_fare', '') else 'fare' }},
     status,
     {% if var('now_updated', '') %}now(){% else %}updated_at{% endif %} as updated_at
 from latest

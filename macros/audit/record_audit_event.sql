@@ -23,9 +23,13 @@
   {{ return(api.Relation.create(database=target_relation.database, schema=schema, identifier='dbt_backfill_audit', type='table')) }}
 {% endmacro %}
 
-{# Create the audit schema and table if missing, in their own committed transaction. #}
+{# Create the audit schema and table if missing, in their own committed transaction. Looked up first: an applier
+   needs no CREATE privilege on the database once a plan made them (PostgreSQL checks it before IF NOT EXISTS). #}
 {% macro _ensure_audit_table(target_relation) %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
+  {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
+    {{ return(none) }}
+  {% endif %}
   {% do adapter.create_schema(api.Relation.create(database=audit.database, schema=audit.schema)) %}
   {% set text = dbt.type_string() %}
   {% do dbt_backfill._execute('create table if not exists ' ~ audit ~ ' (recorded_at ' ~ dbt_backfill._instant_type() ~ ', run_id '

@@ -127,11 +127,19 @@
     {% if pair.target and pair.stage %}
       {% for name in names %}
         {% if pair.target['bf_canonical_' ~ loop.index] != pair.stage['bf_canonical_' ~ loop.index] %}
-          {% do columns.update({name: {'old': pair.target['bf_value_' ~ loop.index], 'new': pair.stage['bf_value_' ~ loop.index]}}) %}
+          {% do columns.update({name: {'old': dbt_backfill._sample_value(pair.target['bf_value_' ~ loop.index]),
+                                       'new': dbt_backfill._sample_value(pair.stage['bf_value_' ~ loop.index])}}) %}
         {% endif %}
       {% endfor %}
     {% endif %}
     {% do sample.append({'key': key, 'columns': columns}) %}
   {% endfor %}
   {{ return(sample) }}
+{% endmacro %}
+
+{# A sampled value as the packet keeps it: at most 200 characters, then "…" (one 2 MB text made a 4 MB packet). #}
+{% macro _sample_value(value) %}
+  {% if value is none %}{{ return(none) }}{% endif %}
+  {% set text = value | string %}
+  {{ return(text[:200] ~ ('…' if text | length > 200 else '')) }}
 {% endmacro %}

@@ -67,7 +67,9 @@
     {% set stage_relation = stages[loop.index0] %}
     {% do dbt_backfill.begin_transaction() %}
     {% set current = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
-    {% set already = dbt_backfill._same_fingerprint(current, partition.fingerprint) %}
+    {# equal to the approval: the fingerprint, and the commitment too (the fingerprint's sum can be made to collide) #}
+    {% set already = dbt_backfill._same_fingerprint(current, partition.fingerprint) and (partition.commitment is none
+        or dbt_backfill._commitment_in_scope(target_relation, scope, current.row_count, partition.value, true) == partition.commitment) %}
     {% if already %}
       {% do dbt_backfill.record_audit_event(target_relation, 'partition_skipped', run_id, dbt_backfill._merged(audit_fields,
           {'partition_value': partition.value, 'fingerprint_after': current, 'outcome': 'already equal to the approval'})) %}
@@ -91,7 +93,8 @@
       {% do dbt_backfill._fault_point('after_backup') %}
       {% set after = dbt_backfill._replace_checked(target_relation, stage_relation, scope, partition.value, target_columns,
           partition.fingerprint, 'target_mismatch', 'the approved fingerprint after replacement', 'replaced', replaced,
-          undo_from=backup_relation, keys_outside=partitions | map(attribute='value') | list) %}
+          undo_from=backup_relation, keys_outside=partitions | map(attribute='value') | list,
+          commitment=partition.commitment) %}
       {% if watermark_before and not (watermark_before.kind == 'column' and allow_watermark_move) %}
         {% set watermark_now = dbt_backfill.watermark_state(watermark, target_relation) %}
         {% if dbt_backfill._watermark_moved(target_relation, watermark_before, watermark_now) %}

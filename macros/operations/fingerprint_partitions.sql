@@ -2,16 +2,21 @@
   The canonical fingerprint of named partitions of a relation, read-only towards it: what `verify` compares with
   the approved packet. Given `expected` fingerprints (one per partition), it also writes the audit row
   (verified, or verify_mismatch naming the partitions), and with refuse_on_mismatch a mismatch is refused (the
-  pure-dbt verify, whose only outcome is dbt's exit status). Emits `fingerprints`: [{value, fingerprint}].
+  pure-dbt verify, whose only outcome is dbt's exit status). With `commitment`, each partition's commitment_digest
+  is added (bench P1 measures it). Emits `fingerprints`: [{value, fingerprint, commitment?}].
 #}
 {% macro fingerprint_partitions(target, partition_by, business_key, material_columns, partitions, additive=[],
-                                expected=none, run_id=none, model=none, refuse_on_mismatch=false) %}
+                                expected=none, run_id=none, model=none, refuse_on_mismatch=false, commitment=false) %}
   {% do dbt_backfill.pin_session() %}
   {% set relation = dbt_backfill._target_relation(target) %}
   {% set scope = dbt_backfill._backfill_scope(relation, partition_by, business_key, additive, material_columns) %}
   {% set fingerprints = [] %}
   {% for value in partitions %}
-    {% do fingerprints.append({'value': value, 'fingerprint': dbt_backfill._fingerprint_in_scope(relation, scope, value, true)}) %}
+    {% set fingerprint = dbt_backfill._fingerprint_in_scope(relation, scope, value, true) %}
+    {% do fingerprints.append({'value': value, 'fingerprint': fingerprint}) %}
+    {% if commitment %}
+      {% do fingerprints[-1].update({'commitment': dbt_backfill._commitment_in_scope(relation, scope, fingerprint.row_count, value, true)}) %}
+    {% endif %}
   {% endfor %}
   {% if expected is not none %}
     {% set mismatched = [] %}

@@ -17,7 +17,9 @@
     {% do dbt_backfill._fail(model ~ ' declares no meta.backfill with partition_by and business_key: the pure-dbt path '
         ~ 'takes the contract from the model. Nothing was changed.') %}
   {% endif %}
-  {% if partitions is string %}{% set partitions = partitions.split(',') | map('trim') | list %}{% endif %}
+  {# never trimmed: the round trip through the column's type refuses a value it would rewrite (_check_partition_values) #}
+  {% if partitions is string %}{% set partitions = partitions.split(',') %}{% endif %}
+  {% set partitions = (partitions or []) | map('string') | list %}  {# YAML reads [5, 6] as numbers #}
   {% if not partitions or (partitions | unique | list | length) != (partitions | length) %}
     {% do dbt_backfill._fail('partitions must name each partition value once, got ' ~ tojson(partitions) ~ '. Nothing was changed.') %}
   {% endif %}

@@ -31,7 +31,8 @@
     {% endif %}
     {% set after = dbt_backfill._replace_checked(target_relation, backup_relation, scope, partition.value, target_columns,
         partition.target_before, 'restore_mismatch', 'its fingerprint before the apply after restoring the backup',
-        'restored', restored, source_as='backup', source_expected_as='the partition as the plan found it') %}
+        'restored', restored, source_as='backup', source_expected_as='the partition as the plan found it',
+        commitment=partition.get('target_before_commitment')) %}
     {% do dbt_backfill.record_audit_event(target_relation, 'rolled_back', run_id, dbt_backfill._merged(audit_fields, {
         'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': after,
         'duration_ms': ((modules.datetime.datetime.now() - started).total_seconds() * 1000) | int, 'outcome': 'restored'})) %}

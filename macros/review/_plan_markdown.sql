@@ -89,11 +89,11 @@
   {% set samples = [] %}
   {% for p in plan.partitions %}
     {% for s in p.changes.sample %}
-      {% set cols = [] %}{% for name, change in s.columns.items() %}{% do cols.append(name ~ ' ' ~ change.old ~ ' → ' ~ change.new) %}{% endfor %}
-      {% do samples.append('- ' ~ p.value ~ ', ' ~ plan.business_key | join('|') ~ ' ' ~ s.key ~ ': ' ~ cols | join(', ')) %}
+      {% set cols = [] %}{% for name, change in s.columns.items() %}{% do cols.append(dbt_backfill._shown(name) ~ ' ' ~ dbt_backfill._shown(change.old) ~ ' → ' ~ dbt_backfill._shown(change.new)) %}{% endfor %}
+      {% do samples.append('- ' ~ dbt_backfill._shown(p.value) ~ ', ' ~ plan.business_key | join('|') ~ ' ' ~ dbt_backfill._shown(s.key) ~ ': ' ~ cols | join(', ')) %}
     {% endfor %}
-    {% for key in p.changes.added_keys %}{% do samples.append('- ' ~ p.value ~ ', ' ~ plan.business_key | join('|') ~ ' ' ~ key ~ ': added') %}{% endfor %}
-    {% for key in p.changes.removed_keys %}{% do samples.append('- ' ~ p.value ~ ', ' ~ plan.business_key | join('|') ~ ' ' ~ key ~ ': removed') %}{% endfor %}
+    {% for key in p.changes.added_keys %}{% do samples.append('- ' ~ dbt_backfill._shown(p.value) ~ ', ' ~ plan.business_key | join('|') ~ ' ' ~ dbt_backfill._shown(key) ~ ': added') %}{% endfor %}
+    {% for key in p.changes.removed_keys %}{% do samples.append('- ' ~ dbt_backfill._shown(p.value) ~ ', ' ~ plan.business_key | join('|') ~ ' ' ~ dbt_backfill._shown(key) ~ ': removed') %}{% endfor %}
   {% endfor %}
   {% if samples %}
     {% do l.append('') %}
@@ -107,7 +107,7 @@
   {% do l.append('') %}
   {% do l.append('- **Approval to start:** ' ~ commands.approve ~ ' binds to this packet\'s exact content; then ' ~ commands.apply ~ '.') %}
   {% do l.append('- **Canary:** ' ~ canary ~ ' is replaced first and verified (fingerprint re-read after commit) before anything else.') %}
-  {% do l.append('- **Control:** ' ~ ((plan.control.value ~ ' (outside the scope, ' ~ plan.control.fingerprint.row_count ~ ' rows, sha256 `' ~ plan.control.fingerprint.sha256[:12] ~ '…`) is fingerprinted before the canary and after every batch and must not change') if plan.control else 'none available (the target holds no other partition): unknown') ~ '.') %}
+  {% do l.append('- **Control:** ' ~ ((dbt_backfill._shown(plan.control.value) ~ ' (outside the scope, ' ~ plan.control.fingerprint.row_count ~ ' rows, sha256 `' ~ plan.control.fingerprint.sha256[:12] ~ '…`) is fingerprinted before the canary and after every batch and must not change') if plan.control else 'none available (the target holds no other partition): unknown') ~ '.') %}
   {% do l.append('- **Batches:** ' ~ ((rest | batch(plan.batch_size) | map('join', ', ') | join(' / ')) if rest else 'none after the canary') ~ '; ' ~ writes.unit ~ ' per partition, one at a time (concurrency 1), a checkpoint after each batch.') %}
   {% do l.append('- **Retry and idempotency:** rerun ' ~ commands.apply ~ ' after any interruption: partitions already equal to the approval are skipped, the rest are replaced; a partition that changed since the plan stops the run.') %}
   {% do l.append('- **Rate:** the builds are done; apply reads only the stages and the target\'s partitions.') %}

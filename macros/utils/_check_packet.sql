@@ -47,11 +47,12 @@
     {% set audit = dbt_backfill._audit_relation(target_relation) %}
     {% set written = [] %}
     {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
-      {% set written = dbt_backfill._execute('select count(*) from ' ~ audit ~ ' where event = \'packet_written\' and run_id = '
-          ~ dbt_backfill._sql_literal(run_id) ~ ' and packet_sha256 = ' ~ dbt_backfill._sql_literal(packet_sha256)).rows %}
+      {% set written = dbt_backfill._execute('select packet_sha256 from ' ~ audit ~ ' where event = \'packet_written\' and run_id = '
+          ~ dbt_backfill._sql_literal(run_id)).rows %}
       {% do dbt_backfill._commit() %}
     {% endif %}
-    {% if not written or written[0][0] == 0 %}
+    {# exactly one: a run's plan writes one packet, and audit_event refuses a second record for a run #}
+    {% if written | length != 1 or written[0][0] != packet_sha256 %}
       {% do dbt_backfill._refuse('packet_not_planned',
           'no plan wrote a packet with this content (sha256 ' ~ packet_sha256[:12] ~ '…) for run ' ~ run_id ~ ' (the audit trail, '
           ~ dbt_backfill._relation_name(audit) ~ ', records every packet a plan writes): it was edited after the plan, or made '

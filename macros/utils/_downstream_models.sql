@@ -6,7 +6,8 @@
                           are rebuilt (dbt-backfill plan --cascade / apply --cascade);
     unknown               a table without meta.backfill, or partitioned by another column: a person must decide
                           its scope (a gate in the plan).
-  Returns [{model, unique_id, order, materialized, mapping, partition_by, parents}].
+  Returns [{model, unique_id, order, materialized, mapping, partition_by, parents, model_file_sha256}]: the last,
+  dbt's checksum of the model's SQL file, binds the cascade's approval to the SQL the root's approver saw listed.
 #}
 {% macro _downstream_models(root, partition_by) %}
   {% set models = graph.nodes.values() | selectattr('resource_type', 'equalto', 'model') | list %}
@@ -60,7 +61,7 @@
     {% endfor %}
     {% do downstream.append({'model': node.name, 'unique_id': unique_id, 'order': loop.index,
         'materialized': materialized, 'mapping': mapping, 'partition_by': spec.get('partition_by'),
-        'parents': in_set_parents}) %}
+        'parents': in_set_parents, 'model_file_sha256': node.checksum.checksum}) %}
   {% endfor %}
   {{ return(downstream) }}
 {% endmacro %}

@@ -102,7 +102,10 @@
         'builds': {'a': build_a, 'b': build_b},
         'builds_equal': dbt_backfill._same_fingerprint(build_a, build_b),
         'fingerprint': build_a,
+        'commitment': dbt_backfill._commitment_in_scope(plan.relations.a, scope, build_a.row_count),
         'target_before': plan.target_before,
+        'target_before_commitment': dbt_backfill._commitment_in_scope(target_relation, scope, plan.target_before.row_count,
+                                                                      plan.value, true),
         'changes': dbt_backfill.change_summary(target_relation, plan.relations.a, scope, plan.value),
     }) %}
   {% endfor %}

@@ -8,7 +8,10 @@
        writing transaction, is caught here, on the very rows that will be inserted;
     2. the delete and the insert both carry the partition predicate;
     3. the partition as it now stands must equal `expected` (its row count included);
-    4. nothing on the target may write elsewhere when it is written (_hidden_writers: triggers and rules).
+    0. before any write, nothing may run when the target's rows are deleted or inserted (_hidden_writers: enabled
+       triggers and rules, foreign keys that cascade a delete), checked under a lock that keeps new ones out.
+  With `commitment` (apply: the approved stage's commitment_digest), the copy must also have that commitment: the
+  fingerprint's sum can be made to collide on purpose, the commitment cannot.
   With `keys_outside` (apply: every approved partition value), the rows to write may hold no business key the
   target now holds outside those partitions (_keys_also_outside): the plan's check, made again on the target as
   it is inside the writing transaction.
@@ -17,19 +20,37 @@
 #}
 {% macro _replace_checked(target_relation, source_relation, scope, partition_value, target_columns, expected, reason,
                           expected_as, done_as, done, undo_from=none, source_as='stage',
-                          source_expected_as='the approved one', keys_outside=none) %}
+                          source_expected_as='the approved one', keys_outside=none, commitment=none) %}
   {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition_value) %}
   {% set unchanged_clause = '. Partitions ' ~ done_as ~ ' before it: ' ~ (done | join(', ') or 'none')
                             ~ '; this partition and the rest are unchanged.' %}
-  {% set rows = dbt_backfill._rows_to_write(source_relation, predicate, target_columns, source_as, partition_value) %}
-  {% if rows.copied %}
-    {% set read = dbt_backfill._fingerprint_in_scope(rows.relation, scope, partition_value, true) %}
-    {% if not dbt_backfill._same_fingerprint(read, expected) %}
-      {% do dbt_backfill._refuse(source_as ~ '_changed_in_transaction',
-          'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ', read inside the transaction that writes it, is not '
-          ~ source_expected_as ~ ' (sha256 ' ~ expected.sha256[:12] ~ '… expected, ' ~ read.sha256[:12] ~ '… read, '
-          ~ read.row_count ~ ' rows): it changed after it was checked. Its transaction was rolled back' ~ unchanged_clause,
-          {'partition': partition_value, 'expected': expected, 'actual': read, done_as: done}) %}
+  {% set writers = dbt_backfill._hidden_writers(target_relation) %}
+  {% if writers %}
+    {% do dbt_backfill._refuse('target_has_triggers',
+        dbt_backfill._relation_name(target_relation) ~ ' has ' ~ writers | join(', ') ~ ', which run when its rows are '
+        ~ 'deleted or inserted and may write outside partition ' ~ partition_value ~ ': a backfill writes the approved '
+        ~ 'partitions and nothing else. Nothing of this partition was written' ~ unchanged_clause
+        ~ ' Disable or drop them for the backfill.', {'partition': partition_value, 'writers': writers, done_as: done}) %}
+  {% endif %}
+  {% set rows = dbt_backfill._rows_to_write(source_relation, predicate, target_columns, source_as, partition_value,
+                                            unchanged_clause) %}
+  {% set read = dbt_backfill._fingerprint_in_scope(rows.relation, scope, partition_value, true) %}
+  {% if not dbt_backfill._same_fingerprint(read, expected) %}
+    {% do dbt_backfill._refuse(source_as ~ '_changed_in_transaction',
+        'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ', read inside the transaction that writes it, is not '
+        ~ source_expected_as ~ ' (sha256 ' ~ expected.sha256[:12] ~ '… expected, ' ~ read.sha256[:12] ~ '… read, '
+        ~ read.row_count ~ ' rows): it changed after it was checked. Nothing of this partition was written' ~ unchanged_clause,
+        {'partition': partition_value, 'expected': expected, 'actual': read, done_as: done}) %}
+  {% endif %}
+  {% if commitment is not none %}
+    {% set committed = dbt_backfill._commitment_in_scope(rows.relation, scope, expected.row_count, partition_value, true) %}
+    {% if committed != commitment %}
+      {% do dbt_backfill._refuse(source_as ~ '_commitment_differs',
+          'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ' has the approved fingerprint but not the approved '
+          ~ 'commitment (sha256 ' ~ commitment[:12] ~ '… approved, ' ~ committed[:12] ~ '… read): its rows changed after the '
+          ~ 'approval where the fingerprint does not look (a column excluded from it, or rows crafted to collide with it). '
+          ~ 'Nothing of this partition was written' ~ unchanged_clause ~ ' Plan again.',
+          {'partition': partition_value, 'expected': commitment, 'actual': committed, done_as: done}) %}
     {% endif %}
   {% endif %}
   {% if keys_outside is not none %}
@@ -51,38 +72,36 @@
     {% do dbt_backfill._execute('drop table ' ~ rows.relation, fetch=false) %}
   {% endif %}
   {% set after = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition_value, true) %}
-  {% if not dbt_backfill._same_fingerprint(after, expected) %}
+  {% set after_differs = not dbt_backfill._same_fingerprint(after, expected) %}
+  {% if not after_differs and commitment is not none and not rows.copied %}
+    {# no private copy (Spark): the source was read again by the write, so what was written is checked itself #}
+    {% set after_differs = dbt_backfill._commitment_in_scope(target_relation, scope, after.row_count, partition_value, true) != commitment %}
+  {% endif %}
+  {% if after_differs %}
     {% set undone = dbt_backfill.undo_replacement(target_relation, undo_from, scope, partition_value, target_columns) %}
     {% do dbt_backfill._refuse(reason,
         'partition ' ~ partition_value ~ ' would not equal ' ~ expected_as ~ ' (sha256 ' ~ expected.sha256[:12] ~ '… expected, '
-        ~ after.sha256[:12] ~ '… now): ' ~ undone ~ unchanged_clause,
+        ~ after.sha256[:12] ~ '… now): ' ~ undone ~ '. Partitions ' ~ done_as ~ ' before it: ' ~ (done | join(', ') or 'none')
+        ~ '; the partitions after it are unchanged.',
         {'partition': partition_value, 'expected': expected, 'actual': after, done_as: done}) %}
-  {% endif %}
-  {% set writers = dbt_backfill._hidden_writers(target_relation) %}
-  {% if writers %}
-    {% set undone = dbt_backfill.undo_replacement(target_relation, undo_from, scope, partition_value, target_columns) %}
-    {% do dbt_backfill._refuse('target_has_triggers',
-        dbt_backfill._relation_name(target_relation) ~ ' has ' ~ writers | join(', ') ~ ', which run when its rows are '
-        ~ 'written and may write outside partition ' ~ partition_value ~ ': a backfill writes the approved partitions and '
-        ~ 'nothing else. ' ~ undone[:1] | upper ~ undone[1:] ~ unchanged_clause ~ ' Disable or drop them for the backfill.',
-        {'partition': partition_value, 'writers': writers, done_as: done}) %}
   {% endif %}
   {{ return(after) }}
 {% endmacro %}
 
 {#
   The rows a replacement inserts: {relation, copied}. PostgreSQL and DuckDB: the source must be a base table (not a
-  view, whose answer can depend on who asks and when), and its rows of the partition are copied, inside the
+  view, whose answer can depend on who asks and when) that no role but its owner may write, and its rows of the partition are copied, inside the
   caller's transaction, into a table created and dropped in that transaction — invisible to every other session,
   so what is fingerprinted is exactly what is inserted. Spark has no transaction to hide a copy in: the source
-  itself, which its overwrite reads through the partition predicate.
+  itself (a table, not a view), which its overwrite reads again through the partition predicate; the caller then
+  checks what was written, commitment included, and undoes it from the backup on a mismatch.
 #}
-{% macro _rows_to_write(source_relation, partition_predicate, column_names, source_as, partition_value) %}
+{% macro _rows_to_write(source_relation, partition_predicate, column_names, source_as, partition_value, unchanged_clause) %}
   {{ return(adapter.dispatch('_rows_to_write', 'dbt_backfill')(source_relation, partition_predicate, column_names,
-                                                              source_as, partition_value)) }}
+                                                              source_as, partition_value, unchanged_clause)) }}
 {% endmacro %}
 
-{% macro default___rows_to_write(source_relation, partition_predicate, column_names, source_as, partition_value) %}
+{% macro default___rows_to_write(source_relation, partition_predicate, column_names, source_as, partition_value, unchanged_clause) %}
   {% set found = dbt_backfill._execute('select table_type from information_schema.tables where table_schema = '
       ~ dbt_backfill._sql_literal(source_relation.schema) ~ ' and table_name = ' ~ dbt_backfill._sql_literal(source_relation.identifier)
       ~ ((' and table_catalog = ' ~ dbt_backfill._sql_literal(source_relation.database)) if source_relation.database else '')).rows %}
@@ -90,7 +109,16 @@
     {% do dbt_backfill._refuse(source_as ~ '_not_a_table',
         'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ', ' ~ dbt_backfill._relation_name(source_relation) ~ ', is '
         ~ (('a ' ~ found[0][0] | lower) if found else 'gone') ~ ', not the table the plan built: someone replaced it. '
-        ~ 'Nothing of this partition was written; plan again.', {'partition': partition_value, 'relation': dbt_backfill._relation_ref(source_relation)}) %}
+        ~ 'Nothing of this partition was written' ~ unchanged_clause ~ ' Plan again.', {'partition': partition_value, 'relation': dbt_backfill._relation_ref(source_relation)}) %}
+  {% endif %}
+  {% set other_writers = dbt_backfill._other_writers(source_relation) %}
+  {% if other_writers %}
+    {% do dbt_backfill._refuse(source_as ~ '_writable_by_others',
+        'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ', ' ~ dbt_backfill._relation_name(source_relation) ~ ', can be '
+        ~ 'written by ' ~ other_writers | join(', ') ~ ', not only by its owner: what was approved is only as safe as who can '
+        ~ 'write it. Revoke their INSERT, UPDATE, DELETE and TRUNCATE on it (and the default privileges of the stage '
+        ~ 'schema that granted them), or plan again. Nothing of this partition was written' ~ unchanged_clause,
+        {'partition': partition_value, 'writers': other_writers}) %}
   {% endif %}
   {% set copy = api.Relation.create(database=source_relation.database, schema=source_relation.schema,
                                     identifier=source_relation.identifier ~ '_w', type='table') %}
@@ -103,13 +131,45 @@
   {{ return({'relation': copy, 'copied': true}) }}
 {% endmacro %}
 
-{% macro spark___rows_to_write(source_relation, partition_predicate, column_names, source_as, partition_value) %}
+{% macro spark___rows_to_write(source_relation, partition_predicate, column_names, source_as, partition_value, unchanged_clause) %}
+  {% set found = adapter.get_relation(database=source_relation.database, schema=source_relation.schema,
+                                      identifier=source_relation.identifier) %}
+  {% if found is none or found.type != 'table' %}
+    {% do dbt_backfill._refuse(source_as ~ '_not_a_table',
+        'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ', ' ~ dbt_backfill._relation_name(source_relation) ~ ', is '
+        ~ (('a ' ~ found.type) if found is not none else 'gone') ~ ', not the table the plan built: someone replaced it. '
+        ~ 'Nothing of this partition was written' ~ unchanged_clause ~ ' Plan again.',
+        {'partition': partition_value, 'relation': dbt_backfill._relation_ref(source_relation)}) %}
+  {% endif %}
   {{ return({'relation': source_relation, 'copied': false}) }}
 {% endmacro %}
 
-{# What runs when the target's rows are written besides the statement itself: PostgreSQL's user triggers and
-   rules, as "trigger x" / "rule y". Read inside the writing transaction after the insert: its row lock on the
-   table blocks CREATE TRIGGER until it commits, so none can appear unseen. DuckDB and Spark have neither. #}
+{# Roles other than its owner that may write `relation` (INSERT, UPDATE, DELETE, TRUNCATE granted to them or to
+   PUBLIC): PostgreSQL. A stage or backup is only as trustworthy as who can write it. DuckDB has no roles; Spark's
+   catalog keeps none. #}
+{% macro _other_writers(relation) %}
+  {{ return(adapter.dispatch('_other_writers', 'dbt_backfill')(relation)) }}
+{% endmacro %}
+
+{% macro default___other_writers(relation) %}
+  {{ return([]) }}
+{% endmacro %}
+
+{% macro postgres___other_writers(relation) %}
+  {% set rows = dbt_backfill._execute("select distinct case when a.grantee = 0 then 'PUBLIC' else pg_catalog.pg_get_userbyid(a.grantee) end "
+      ~ "from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace, pg_catalog.aclexplode(c.relacl) a "
+      ~ "where n.nspname = " ~ dbt_backfill._sql_literal(relation.schema) ~ " and c.relname = " ~ dbt_backfill._sql_literal(relation.identifier)
+      ~ " and a.grantee <> c.relowner and a.privilege_type in ('INSERT', 'UPDATE', 'DELETE', 'TRUNCATE') order by 1").rows %}
+  {% set writers = [] %}
+  {% for row in rows %}{% do writers.append(row[0]) %}{% endfor %}
+  {{ return(writers) }}
+{% endmacro %}
+
+{# What runs when the target's rows are deleted or inserted besides the statement itself, as "trigger x", "rule y",
+   "foreign key z of t": PostgreSQL's enabled user triggers and rules, and foreign keys of other tables whose ON
+   DELETE cascades or sets values. Read before the partition's first write, after taking the table in ROW EXCLUSIVE
+   mode for the rest of the transaction (what its DELETE takes anyway): CREATE TRIGGER, ENABLE TRIGGER, a new
+   foreign key and CREATE RULE all wait for it, so none can appear before the commit. DuckDB and Spark have none. #}
 {% macro _hidden_writers(target_relation) %}
   {{ return(adapter.dispatch('_hidden_writers', 'dbt_backfill')(target_relation)) }}
 {% endmacro %}
@@ -119,11 +179,14 @@
 {% endmacro %}
 
 {% macro postgres___hidden_writers(target_relation) %}
+  {% do dbt_backfill._execute('lock table ' ~ target_relation ~ ' in row exclusive mode', fetch=false) %}
   {% set table = "(select c.oid from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = "
       ~ dbt_backfill._sql_literal(target_relation.schema) ~ " and c.relname = " ~ dbt_backfill._sql_literal(target_relation.identifier) ~ ")" %}
-  {% set rows = dbt_backfill._execute("select 'trigger ' || tgname from pg_catalog.pg_trigger where not tgisinternal and tgrelid = "
+  {% set rows = dbt_backfill._execute("select 'trigger ' || tgname from pg_catalog.pg_trigger where not tgisinternal and tgenabled <> 'D' and tgrelid = "
       ~ table ~ " union all select 'rule ' || rulename from pg_catalog.pg_rewrite where ev_class = " ~ table
-      ~ " and rulename <> '_RETURN' order by 1").rows %}
+      ~ " and rulename <> '_RETURN' and ev_enabled <> 'D'"
+      ~ " union all select 'foreign key ' || conname || ' of ' || conrelid::regclass::text from pg_catalog.pg_constraint"
+      ~ " where contype = 'f' and confdeltype in ('c', 'n', 'd') and confrelid = " ~ table ~ " order by 1").rows %}
   {% set writers = [] %}
   {% for row in rows %}{% do writers.append(row[0]) %}{% endfor %}
   {{ return(writers) }}

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
+import unicodedata
 from functools import wraps
 from pathlib import Path
 from typing import Any, Callable
@@ -46,6 +48,24 @@ def dbt_options(command: Callable) -> Callable:
 
 def json_option(command: Callable) -> Callable:
     return click.option("--json", "as_json", is_flag=True, help="Print the machine-readable result on stdout.")(command)
+
+
+PLAIN = re.compile(r"[A-Za-z0-9_ .:+\-/,@…]*")
+
+
+def shown(value: Any, width: int = 80) -> str:
+    """A data value as the terminal shows it: as it is when plain, else JSON-quoted (a newline, a control or escape
+    character cannot move the cursor or forge a line); at most `width` characters, then "…"."""
+    if value is None:
+        return "NULL"
+    text = str(value)
+    cut = text[:width] + ("…" if len(text) > width else "")
+    if PLAIN.fullmatch(cut):
+        return cut
+    # JSON escapes the C0 controls; DEL, the C1 controls (\x9b starts a terminal sequence too) and the invisible
+    # format characters (bidirectional overrides) are escaped the same way
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf") else c
+                   for c in json.dumps(cut, ensure_ascii=False))
 
 
 def runner_from(project_dir: Path, profiles_dir: Path | None, dbt_target: str | None, dbt_vars: str | None) -> DbtRunner:
@@ -121,8 +141,8 @@ def _print_plan(packet: Packet, path: Path) -> None:
     if samples:
         click.echo("Changed rows (sample):")
         for value, sample in samples:
-            changes = ", ".join(f"{c} {v['old']} -> {v['new']}" for c, v in sample["columns"].items())
-            click.echo(f"  {value}  {', '.join(packet.business_key)}={sample['key']}: {changes}")
+            changes = ", ".join(f"{shown(c)} {shown(v['old'])} -> {shown(v['new'])}" for c, v in sample["columns"].items())
+            click.echo(f"  {shown(value)}  {', '.join(packet.business_key)}={shown(sample['key'])}: {changes}")
     click.echo(f"Review: {packet.review['verdict']} — {packet.review['reason']}")
     for check in packet.review["checks"]:
         click.echo(f"  {check['number']}. {SEVERITY[check['severity']]:<7} {check['check']}: {check['finding']}")
@@ -197,8 +217,12 @@ def approve(packet, by, as_json) -> None:
         click.echo(json.dumps({"status": "approved", **approved.approval.to_dict()}))
     else:
         document = plan_document_path(Path(packet))
-        reviewed = (f" It is the packet the written plan {document} (sha256 {file_sha256(document)}) describes."
-                    if document.exists() else "")
+        reviewed = ""
+        if document.exists():
+            names_it = approved.approval.packet_sha256 in document.read_text(errors="replace")
+            reviewed = (f" The written plan {document} (sha256 {file_sha256(document)}) "
+                        + ("names this packet's SHA-256." if names_it else
+                           "does NOT name this packet's SHA-256: it is not this packet's plan."))
         click.echo(f"Approved by {approved.approval.approved_by}: packet sha256 {approved.approval.packet_sha256}."
                    f"{reviewed} Any later edit voids this approval. Next: dbt-backfill apply {packet}")
 

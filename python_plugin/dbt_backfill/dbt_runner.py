@@ -95,6 +95,7 @@ class ModelNode:
     meta_backfill: Mapping[str, Any] | None
     dbt_version: str
     adapter_type: str
+    file_sha256: str = ""  # dbt's checksum of the model's SQL file
 
 
 class DbtRunner:
@@ -198,6 +199,7 @@ class DbtRunner:
             meta_backfill=meta.get("backfill"),
             dbt_version=manifest.metadata.dbt_version or "",
             adapter_type=adapter_type,
+            file_sha256=node.checksum.checksum if node.checksum else "",
         )
 
     @staticmethod

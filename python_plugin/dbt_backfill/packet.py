@@ -87,6 +87,8 @@ class PartitionPlan:
     fingerprint: Fingerprint  # the approved one: build a, equal to build b
     target_before: Fingerprint
     changes: Changes
+    commitment: str | None = None  # commitment_digest of the approved stage: what apply checks on what it inserts
+    target_before_commitment: str | None = None  # of the partition as the plan found it: what rollback restores
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "PartitionPlan":
@@ -99,6 +101,9 @@ class PartitionPlan:
             fingerprint=Fingerprint.from_dict(data["fingerprint"]),
             target_before=Fingerprint.from_dict(data["target_before"]),
             changes=Changes.from_dict(data["changes"]),
+            commitment=None if data.get("commitment") is None else str(data["commitment"]),
+            target_before_commitment=(None if data.get("target_before_commitment") is None
+                                      else str(data["target_before_commitment"])),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -107,7 +112,9 @@ class PartitionPlan:
             "stage": str(self.stage),
             "builds": {k: v.to_dict() for k, v in self.builds.items()},
             "fingerprint": self.fingerprint.to_dict(),
+            "commitment": self.commitment,
             "target_before": self.target_before.to_dict(),
+            "target_before_commitment": self.target_before_commitment,
             "changes": self.changes.to_dict(),
             "stage_relation": self.stage.to_dict(),
             "stage_b_relation": self.stage_b.to_dict(),
@@ -237,8 +244,9 @@ class Packet:
     def partition_args(self) -> list[dict[str, Any]]:
         """Each partition as the apply, rollback and clean operations take it."""
         return [{"value": p.value, "stage": p.stage.to_dict(), "stage_b": p.stage_b.to_dict(),
-                 "backup": p.backup.to_dict(), "fingerprint": p.fingerprint.to_dict(),
-                 "target_before": p.target_before.to_dict()} for p in self.partitions]
+                 "backup": p.backup.to_dict(), "fingerprint": p.fingerprint.to_dict(), "commitment": p.commitment,
+                 "target_before": p.target_before.to_dict(),
+                 "target_before_commitment": p.target_before_commitment} for p in self.partitions]
 
     @property
     def failed_gates(self) -> list[Mapping[str, Any]]:

@@ -168,6 +168,7 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
     path = request.out or (Path(runner.options.project_dir) / "backfills" / f"{node.name}__{run_id}.yml")
     code = {
         "compiled_sql_sha256": hashlib.sha256(node.compiled_sql.encode("utf-8")).hexdigest(),
+        "model_file_sha256": node.file_sha256,
         "git_commit": _git_commit(runner.options.project_dir),
         "dbt_backfill_version": __version__,
         "dbt_version": node.dbt_version,
@@ -213,6 +214,8 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
             fingerprint=builds["a"],
             target_before=Fingerprint.from_dict(item["target_before"]),
             changes=Changes.from_dict(item["changes"]),
+            commitment=str(item["commitment"]),
+            target_before_commitment=str(item["target_before_commitment"]),
         ))
     _check_builds(planned, result["stage_schema"], request.allow_empty)
     _check_keys_and_watermark(result, spec.business_key, request.allow_watermark_move)

@@ -1,0 +1,60 @@
+{#
+  A commitment to the exact multiset of rows of `relation` (or of the rows `where` selects): what an approval binds
+  to, and what apply checks on the rows it inserts. Algorithm dbt_backfill/commitment-v1, with the canonical row
+  digests of the fingerprint (fingerprint_relation):
+
+    k                = bucket digits: 0 up to 4,096 rows, then one more per factor 16 (at most 4)
+    bucket           = the row digest's first k hex digits
+    bucket digest    = sha256(the bucket's row digests, sorted, concatenated)
+    commitment       = sha256('c1:<row count>:<k>:' || '<bucket>=<bucket digest>' sorted, joined by ',')
+
+  Unlike the fingerprint's sum of 60-bit checksums, which a planner can make collide on purpose (a generalized
+  birthday search, minutes), finding two different multisets with one commitment means breaking SHA-256. It sorts
+  every row digest, so it costs a sort the fingerprint avoids (bench P1); the buckets keep every aggregated value
+  to about 4,096 digests (256 KB) whatever the partition's size. `row_count` is the fingerprint's, taken first.
+#}
+{% macro commitment_digest(relation, columns, where=none, row_count=none) %}
+  {% set row_fields = [] %}
+  {% for column in columns %}{% do row_fields.append(dbt_backfill.canonical_text(column.name, column.data_type)) %}{% endfor %}
+  {% if row_count is none %}
+    {% set row_count = dbt_backfill._execute('select count(*) from ' ~ relation ~ ((' where ' ~ where) if where else '')).rows[0][0] | int %}
+  {% endif %}
+  {% set digits = [0] %}
+  {% for _ in range(4) if row_count > 4096 * 16 ** digits[0] %}{% do digits.append(digits.pop() + 1) %}{% endfor %}
+  {% set k = digits[0] %}
+  {% set sql %}
+    select {{ dbt_backfill.sha256_hex("'c1:" ~ row_count ~ ":" ~ k ~ ":' || coalesce("
+              ~ dbt_backfill._sorted_concat("bf_bucket || '=' || bf_bucket_digest", ",") ~ ", '')") }} as bf_commitment
+    from (
+      select bf_bucket, {{ dbt_backfill.sha256_hex(dbt_backfill._sorted_concat('bf_row_digest', '')) }} as bf_bucket_digest
+      from (
+        select bf_row_digest, {{ ('substr(bf_row_digest, 1, ' ~ k ~ ')') if k else "''" }} as bf_bucket
+        from (
+          select {{ dbt_backfill._row_digest(row_fields) }} as bf_row_digest
+          from {{ relation }}
+          {% if where %}where {{ where }}{% endif %}
+        ) bf_rows
+      ) bf_bucketed
+      group by bf_bucket
+    ) bf_buckets
+  {% endset %}
+  {{ return(dbt_backfill._execute(sql).rows[0][0] | string) }}
+{% endmacro %}
+
+{# An aggregate: the group's values of a text expression, sorted by their bytes, joined by `separator` (a constant). #}
+{% macro _sorted_concat(expression, separator) %}
+  {{ return(adapter.dispatch('_sorted_concat', 'dbt_backfill')(expression, separator)) }}
+{% endmacro %}
+
+{% macro default___sorted_concat(expression, separator) %}
+  {{ return("string_agg(" ~ expression ~ ", '" ~ separator ~ "' order by " ~ expression ~ ")") }}
+{% endmacro %}
+
+{# PostgreSQL: the C collation, so the order is the bytes' whatever the database's collation. #}
+{% macro postgres___sorted_concat(expression, separator) %}
+  {{ return("string_agg(" ~ expression ~ ", '" ~ separator ~ "' order by " ~ expression ~ " collate \"C\")") }}
+{% endmacro %}
+
+{% macro spark___sorted_concat(expression, separator) %}
+  {{ return("concat_ws('" ~ separator ~ "', array_sort(collect_list(" ~ expression ~ ")))") }}
+{% endmacro %}

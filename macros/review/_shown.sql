@@ -1,0 +1,17 @@
+{# A data value as the written plan shows it: as it is when it holds only plain characters (letters, digits, underscore, space
+   and . : + - / , @), else JSON-quoted — newlines, control and escape characters become \n, \u001b, ... — with the
+   characters Markdown or HTML would act on escaped (`<!--` cannot hide the rest of the plan, `|` cannot draw a
+   table). At most `width` characters of it, then "…": a reviewer reads a sample, not a 2 MB text. #}
+{% macro _shown(value, width=80) %}
+  {% if value is none %}{{ return('NULL') }}{% endif %}
+  {% set text = value | string %}
+  {% set cut = text[:width] ~ ('…' if text | length > width else '') %}
+  {% if modules.re.fullmatch('[A-Za-z0-9_ .:+\\-/,@…]*', cut) %}{{ return(cut) }}{% endif %}
+  {# a namespace: a plain {% set %} inside the loop would not outlive the iteration #}
+  {% set shown = namespace(text=tojson(cut)) %}
+  {% for character, escaped in [('&', '&amp;'), ('<', '&lt;'), ('>', '&gt;'), ('`', '\\`'), ('*', '\\*'), ('_', '\\_'),
+                                ('[', '\\['), (']', '\\]'), ('|', '\\|'), ('#', '\\#'), ('~', '\\~')] %}
+    {% set shown.text = shown.text.replace(character, escaped) %}
+  {% endfor %}
+  {{ return(shown.text) }}
+{% endmacro %}
