@@ -21,6 +21,8 @@ ADAPTERS = _params("postgres", "duckdb", "spark")
 # engines with multi-statement transactions (and, for PostgreSQL, locks and triggers): what the resilience,
 # concurrency and plan-review tests exercise
 TRANSACTIONAL_ADAPTERS = _params("postgres", "duckdb")
+# what only PostgreSQL has here: triggers, roles and privileges, server settings, a time zone of the database
+POSTGRES_ONLY = _params("postgres")
 PASSWORD_VARIABLE = "DBT_ENV_SECRET_BACKFILL_TEST_PASSWORD"
 TIMEZONE_VARIABLE = "DBT_BACKFILL_TEST_TIMEZONE"
 

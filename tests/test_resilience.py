@@ -20,7 +20,7 @@ import yaml
 
 from dbt_backfill.demo import BACKFILL_DAYS
 from dbt_backfill.fingerprint import Fingerprint
-from backends import TRANSACTIONAL_ADAPTERS
+from backends import POSTGRES_ONLY, TRANSACTIONAL_ADAPTERS
 from conftest import trips_on
 from project import BIN
 
@@ -209,7 +209,7 @@ def test_rollback_restores_the_exact_fingerprints_from_before_and_history_tells_
     history = trips.backfill("history", "fct_trips", "--json")
     assert history.returncode == 0, history.output
     events = [(e["event"], e["partition_value"]) for e in history.json()["events"]]
-    assert events[:2] == [("planned", None), ("approved", None)]
+    assert events[:3] == [("planned", None), ("packet_written", None), ("approved", None)]
     assert ("partition_replaced", "2026-03-01") in events and ("partition_skipped", "2026-03-03") in events
     assert ("rolled_back", "2026-03-02") in events and events[-1] == ("cleaned", None)
     approved_by = {e["approved_by"] for e in history.json()["events"] if e["event"] == "partition_replaced"}
@@ -226,10 +226,9 @@ def test_clean_keeps_backups_while_a_rollback_is_possible(trips):
     assert trips.tables_in("analytics_backfill") == ["dbt_backfill_audit"]
 
 
-@pytest.mark.postgres
+# a DuckDB file cannot be read by another process while apply holds it
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
 def test_readers_see_whole_partitions_throughout_apply_and_rollback(trips):
-    if trips.adapter != "postgres":
-        pytest.skip("a DuckDB file cannot be read by another process while apply holds it")
     path, packet = planned_and_approved(trips)
     days = "('2026-03-01', '2026-03-02', '2026-03-03')"
     totals = f"select trip_date, count(*), sum(fare) from analytics.fct_trips where trip_date in {days} group by 1"

@@ -7,7 +7,7 @@ import json
 import pytest
 import yaml
 
-from backends import TRANSACTIONAL_ADAPTERS
+from backends import POSTGRES_ONLY, TRANSACTIONAL_ADAPTERS
 from conftest import trips_on
 from test_resilience import FaultLock, reached, start, wait_until
 
@@ -23,8 +23,15 @@ def snapshot(project):
 
 def approved(project):
     """The seed scenario planned (three days) and approved: (packet path, packet as data)."""
+    from dbt_backfill.packet import Packet
     path = project.planned_seed()
-    assert project.approve(path).returncode == 0
+    approval = project.approve(path)
+    assert approval.returncode == 0, approval.output
+    # the written plan names the packet's SHA-256, and approve says which document it is (its own SHA-256)
+    sha256 = Packet.read(path).sha256()
+    assert f"SHA-256 `{sha256}`" in path.with_suffix(".md").read_text()
+    assert f"The written plan {path.with_suffix('.md')} (sha256 " in approval.stdout, approval.stdout
+    assert "names this packet's SHA-256" in approval.stdout
     return path, yaml.safe_load(path.read_text())
 
 
@@ -97,7 +104,7 @@ def test_a_stage_swapped_for_a_view_that_answers_differently_inside_the_write_is
     assert snapshot(trips) == before
 
 
-@pytest.mark.parametrize("trips", ["postgres"], indirect=True)
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
 def test_a_row_written_into_the_stage_after_applys_checks_is_caught_on_the_rows_it_would_insert(trips):
     """apply checks every stage before its first transaction; the row arrives after that check, while apply
     holds at a fault point inside the partition's transaction. The copy it inserts from is read and checked there."""
@@ -120,7 +127,7 @@ def test_a_row_written_into_the_stage_after_applys_checks_is_caught_on_the_rows_
     assert snapshot(trips) == before
 
 
-@pytest.mark.parametrize("trips", ["postgres"], indirect=True)
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
 def test_a_trigger_on_the_target_that_writes_another_partition_stops_the_apply(trips):
     path, _ = approved(trips)
     trips.query("create function analytics.bf_echo() returns trigger language plpgsql as $$ begin "
@@ -139,7 +146,7 @@ def test_a_trigger_on_the_target_that_writes_another_partition_stops_the_apply(t
     assert snapshot(trips) == before
 
 
-@pytest.mark.parametrize("trips", ["postgres"], indirect=True)
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
 def test_a_partition_value_cannot_end_its_literal_when_standard_conforming_strings_is_off(trips):
     trips.publish_stale_target()
     trips.query(f"alter database {trips.backend.database} set standard_conforming_strings = off")
@@ -239,7 +246,7 @@ def test_a_key_written_outside_the_scope_after_the_approval_is_not_published_twi
     assert snapshot(trips) == before
 
 
-@pytest.mark.parametrize("trips", ["postgres"], indirect=True)
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
 def test_the_stages_are_built_in_the_users_session_so_an_evening_event_keeps_its_day(trips):
     """The database's time zone is America/New_York and the model derives its day with updated_at::date. A trip
     updated at 21:30 in New York (02:30 UTC the next day) is on 2026-03-01 for `dbt run`; the backfill's builds
@@ -351,7 +358,7 @@ def test_a_quoted_mixed_case_column_keeps_its_case_from_plan_to_apply(trips):
     assert trips.rows("analytics.fct_trips_variant") == published
 
 
-@pytest.mark.parametrize("trips", ["postgres"], indirect=True)
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
 def test_a_stage_that_other_roles_may_write_is_not_published(trips):
     path, packet = approved(trips)
     stage = relation(packet["partitions"][0]["stage_relation"])

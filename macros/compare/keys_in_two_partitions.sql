@@ -46,23 +46,26 @@
 #}
 {% macro _keys_also_outside(rows_relation, target_relation, scope, values, sample_size=5) %}
   {% set same_key = [] %}
+  {% set key_texts = [] %}
   {% for column in scope.key_columns %}
     {% do same_key.append('bf_outside.' ~ adapter.quote(column.name) ~ ' = bf_rows.' ~ adapter.quote(column.name)) %}
+    {% do key_texts.append('cast(bf_rows.' ~ adapter.quote(column.name) ~ ' as ' ~ dbt.type_string() ~ ') as bf_key_' ~ loop.index) %}
   {% endfor %}
   {% set query %}
-    select {{ dbt_backfill._key_expression(rows_relation, scope) }} as bf_key,
-           (select min(cast(bf_outside.{{ adapter.quote(scope.partition_column.name) }} as {{ dbt.type_string() }}))
-            from {{ target_relation }} as bf_outside
-            where {{ same_key | join(' and ') }} and {{ dbt_backfill._outside_partitions(scope, values, 'bf_outside') }}) as bf_also_in
+    select {{ key_texts | join(', ') }},
+           min(cast(bf_outside.{{ adapter.quote(scope.partition_column.name) }} as {{ dbt.type_string() }})) as bf_also_in
     from {{ rows_relation }} as bf_rows
-    where exists (select 1 from {{ target_relation }} as bf_outside
-                  where {{ same_key | join(' and ') }} and {{ dbt_backfill._outside_partitions(scope, values, 'bf_outside') }})
+    join {{ target_relation }} as bf_outside on {{ same_key | join(' and ') }}
+    where {{ dbt_backfill._outside_partitions(scope, values, 'bf_outside') }}
+    group by {% for column in scope.key_columns %}{{ loop.index }}{% if not loop.last %}, {% endif %}{% endfor %}
     order by 1
     limit {{ sample_size | int }}
   {% endset %}
   {% set found = [] %}
   {% for row in dbt_backfill._execute(query).rows %}
-    {% do found.append({'key': row['bf_key'], 'also_in': row['bf_also_in'] if row['bf_also_in'] is not none else 'a NULL partition'}) %}
+    {% set key = [] %}
+    {% for column in scope.key_columns %}{% do key.append(row['bf_key_' ~ loop.index] | string) %}{% endfor %}
+    {% do found.append({'key': key | join('|'), 'also_in': row['bf_also_in'] if row['bf_also_in'] is not none else 'a NULL partition'}) %}
   {% endfor %}
   {{ return(found) }}
 {% endmacro %}

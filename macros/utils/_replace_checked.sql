@@ -34,17 +34,21 @@
   {% endif %}
   {% set rows = dbt_backfill._rows_to_write(source_relation, predicate, target_columns, source_as, partition_value,
                                             unchanged_clause) %}
-  {% set read = dbt_backfill._fingerprint_in_scope(rows.relation, scope, partition_value, true) %}
-  {% if not dbt_backfill._same_fingerprint(read, expected) %}
-    {% do dbt_backfill._refuse(source_as ~ '_changed_in_transaction',
-        'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ', read inside the transaction that writes it, is not '
-        ~ source_expected_as ~ ' (sha256 ' ~ expected.sha256[:12] ~ '… expected, ' ~ read.sha256[:12] ~ '… read, '
-        ~ read.row_count ~ ' rows): it changed after it was checked. Nothing of this partition was written' ~ unchanged_clause,
-        {'partition': partition_value, 'expected': expected, 'actual': read, done_as: done}) %}
-  {% endif %}
-  {% if commitment is not none %}
-    {% set committed = dbt_backfill._commitment_in_scope(rows.relation, scope, expected.row_count, partition_value, true) %}
-    {% if committed != commitment %}
+  {# The commitment, where there is one, decides: equal commitments are equal rows, every column, so the fingerprint
+     is computed only to say how they differ (one scan, not two, per partition on the way to a write). #}
+  {# expected.row_count sets the buckets: rows that are not the approved ones cannot match whatever the count says #}
+  {% set committed = dbt_backfill._commitment_in_scope(rows.relation, scope, expected.row_count, partition_value, true)
+                     if commitment is not none else none %}
+  {% if commitment is none or committed != commitment %}
+    {% set read = dbt_backfill._fingerprint_in_scope(rows.relation, scope, partition_value, true) %}
+    {% if not dbt_backfill._same_fingerprint(read, expected) %}
+      {% do dbt_backfill._refuse(source_as ~ '_changed_in_transaction',
+          'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ', read inside the transaction that writes it, is not '
+          ~ source_expected_as ~ ' (sha256 ' ~ expected.sha256[:12] ~ '… expected, ' ~ read.sha256[:12] ~ '… read, '
+          ~ read.row_count ~ ' rows): it changed after it was checked. Nothing of this partition was written' ~ unchanged_clause,
+          {'partition': partition_value, 'expected': expected, 'actual': read, done_as: done}) %}
+    {% endif %}
+    {% if commitment is not none %}
       {% do dbt_backfill._refuse(source_as ~ '_commitment_differs',
           'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ' has the approved fingerprint but not the approved '
           ~ 'commitment (sha256 ' ~ commitment[:12] ~ '… approved, ' ~ committed[:12] ~ '… read): its rows changed after the '
