@@ -177,7 +177,7 @@ PAIRS = [pytest.param(adapter.values[0], case, marks=adapter.marks, id=f"{adapte
          for adapter in ADAPTERS for case in CASES if adapter.id != "spark" or not case.engine_free]
 
 
-@pytest.mark.parametrize("published, case", PAIRS, indirect=["published"])
+@pytest.mark.parametrize("published, case", PAIRS, indirect=["published"], scope="module")
 def test_refusal_says_why_and_leaves_every_table_unchanged(published, case):
     if case.prepare:
         case.prepare(published)
