@@ -173,12 +173,10 @@ CASES = [
 ]
 
 
-PAIRS = [pytest.param(adapter.values[0], case, marks=adapter.marks, id=f"{adapter.id}-{case.id}")
-         for adapter in ADAPTERS for case in CASES if adapter.id != "spark" or not case.engine_free]
-
-
-@pytest.mark.parametrize("published, case", PAIRS, indirect=["published"], scope="module")
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_refusal_says_why_and_leaves_every_table_unchanged(published, case):
+    if published.adapter == "spark" and case.engine_free:
+        pytest.skip("decided in Python before any SQL: the same on every engine, run on PostgreSQL and DuckDB")
     if case.prepare:
         case.prepare(published)
 
