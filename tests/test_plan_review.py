@@ -278,18 +278,24 @@ def test_a_cascade_stops_at_a_downstream_plan_that_is_not_safe_to_run_with_the_r
 
 
 @pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
-def test_a_cascade_never_auto_approves_a_downstream_model_whose_sql_changed_after_the_root_approval(trips):
+@pytest.mark.parametrize("edited, edit", [
+    ("models/daily_fares.sql", lambda sql: sql + "\n-- edited after the root's approval\n"),
+    ("macros/fares_total.sql", lambda sql: sql.replace("sum(", "sum( ")),
+], ids=["its-file", "a-macro-it-calls"])
+def test_a_cascade_never_auto_approves_a_downstream_model_whose_sql_changed_after_the_root_approval(trips, edited,
+                                                                                                    edit):
+    """The model's own file, or a macro it calls (its file unchanged): either changes the SQL it compiles to."""
     daily = "select * from analytics.daily_fares order by trip_date"
     stale = trips.query(daily)
     path = plan_and_approve(trips)
-    model = trips.dir / "models" / "daily_fares.sql"
+    edited = trips.dir / edited
     # any edit: the rows stay the same here, so every gate of its plan passes and only the binding can stop it
-    model.write_text(model.read_text() + "\n-- edited after the root's approval\n")
+    edited.write_text(edit(edited.read_text()))
 
     result = trips.backfill("apply", str(path), "--cascade")
 
     assert result.returncode == 3, result.output
-    assert "cascade stopped at daily_fares: its SQL file changed after the root was planned" in result.stderr
+    assert "cascade stopped at daily_fares: its compiled SQL changed after the root was planned" in result.stderr
     assert "The root fct_trips is applied; daily_fares and the models after it are unchanged." in result.stderr
     assert trips.query(daily) == stale
     [child_path] = (trips.dir / "backfills").glob("daily_fares__*__cascade.yml")

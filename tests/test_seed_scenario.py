@@ -105,9 +105,13 @@ def test_approved_apply_repairs_the_three_days_and_leaves_neighbours_alone(trips
         "plan", "fct_trips", "--partitions", ",".join(NEIGHBOUR_DAYS), "--out", str(trips.dir / "n1.yaml"), "--json")
     assert neighbour_fingerprints_before.returncode == 0, neighbour_fingerprints_before.output
 
-    assert trips.approve(path).returncode == 0
+    # a name that no engine may read as anything but text: Spark substitutes ${...} in a statement's text
+    approver = "Dana O'Owner ${env:HOME} ${spark.sql.session.timeZone} \\ $$x$$"
+    assert trips.approve(path, by=approver).returncode == 0
     applied = trips.backfill("apply", str(path), "--json")
     assert applied.returncode == 0, applied.output
+    assert trips.query("select distinct approved_by from analytics_backfill.dbt_backfill_audit "
+                       "where approved_by is not null") == [(approver,)]
     # 2026-03-03 had no late correction: its rows already equal the approval, so it is not rewritten
     assert [r["value"] for r in applied.json()["replaced"]] == ["2026-03-01", "2026-03-02"]
     assert applied.json()["skipped"] == ["2026-03-03"]

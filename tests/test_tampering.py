@@ -3,6 +3,8 @@ the server's settings changes what apply or rollback would read. Each case runs 
 and DuckDB (where the engine has the case) and asserts the exit status, the message and every published table's
 rows: nothing outside the approved partitions is ever written, and a refused partition is left as it was."""
 import json
+import secrets
+from decimal import Decimal
 
 import pytest
 import yaml
@@ -127,22 +129,86 @@ def test_a_row_written_into_the_stage_after_applys_checks_is_caught_on_the_rows_
     assert snapshot(trips) == before
 
 
-@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
-def test_a_trigger_on_the_target_that_writes_another_partition_stops_the_apply(trips):
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)  # DuckDB: one process holds the file
+def test_clean_while_apply_holds_its_first_partition_is_refused_and_the_apply_finishes(trips):
+    """clean took no lock: run while apply held its canary partition, it dropped the later stages and apply failed."""
     path, _ = approved(trips)
-    trips.query("create function analytics.bf_echo() returns trigger language plpgsql as $$ begin "
-                "insert into analytics.fct_trips (trip_id, trip_date, fare, status, updated_at) "
-                "select new.trip_id + 9000, date '2020-01-01', new.fare, new.status, new.updated_at "
-                "where new.trip_id < 9000; return null; end $$")
-    trips.query("create trigger bf_echo after insert on analytics.fct_trips for each row "
-                "execute function analytics.bf_echo()")
+    stages = trips.tables_in("analytics_backfill")
+    lock = FaultLock(trips)
+    try:
+        applying = start(trips, ["apply", str(path)], fault_point="before_commit")
+        wait_until(reached(trips, "before_commit"), "apply to hold its first partition")
+        cleaned = trips.backfill("clean", str(path), "--drop-backups")
+        during = trips.tables_in("analytics_backfill")
+    finally:
+        lock.release()
+    stdout, stderr = applying.communicate(timeout=300)
+
+    refused(cleaned, "analytics.fct_trips is locked by another apply or rollback")
+    assert set(stages) <= set(during)  # nothing dropped; apply's backups are new
+    assert applying.returncode == 0, stdout + stderr
+    assert trips.query("select count(*), sum(fare) from analytics.fct_trips where trip_date between "
+                       "date '2026-03-01' and date '2026-03-03'") == [(13, Decimal("349.00"))]
+
+
+ECHO_INTO_2020 = ("insert into analytics.fct_trips (trip_id, trip_date, fare, status, updated_at) "
+                  "select {row}.trip_id + 9000, date '2020-01-01', {row}.fare, {row}.status, {row}.updated_at "
+                  "where {row}.trip_id < 9000")
+# Ways the target's owner can make a write of its rows run code that writes elsewhere, each refused as named.
+HIDDEN_WRITERS = {
+    "trigger": (["create function analytics.bf_echo() returns trigger language plpgsql as $$ begin "
+                 + ECHO_INTO_2020.format(row="new") + "; return null; end $$",
+                 "create trigger bf_echo after insert on analytics.fct_trips for each row "
+                 "execute function analytics.bf_echo()"],
+                "has trigger bf_echo on analytics.fct_trips, which run"),
+    "check-constraint": (["create function analytics.bf_echo(t analytics.fct_trips) returns boolean language plpgsql as $$ "
+                          "begin " + ECHO_INTO_2020.format(row="t") + "; return true; end $$",
+                          "alter table analytics.fct_trips add constraint bf_echo check (analytics.bf_echo(fct_trips))"],
+                         "has check constraint bf_echo on analytics.fct_trips, which run"),
+    "row-security": (["alter table analytics.fct_trips enable row level security",
+                      "create policy bf_everything on analytics.fct_trips using (true)"],
+                     "has row security on analytics.fct_trips, which run"),
+}
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+@pytest.mark.parametrize("writer", list(HIDDEN_WRITERS))
+def test_code_that_runs_when_the_target_is_written_stops_the_apply(trips, writer):
+    """A trigger, a CHECK constraint calling a function, row security: each runs when apply deletes or inserts, and
+    may write (or hide rows) outside the partition."""
+    path, _ = approved(trips)
+    statements, says = HIDDEN_WRITERS[writer]
+    for statement in statements:
+        trips.query(statement)
     before = snapshot(trips)
 
     result = trips.backfill("apply", str(path))
 
-    refused(result, "has trigger bf_echo, which run when its rows are deleted or inserted and may write outside "
-                    "partition 2026-03-01")
+    refused(result, says)
+    assert "may write outside partition 2026-03-01" in result.stderr
     assert "Nothing of this partition was written. Partitions replaced before it: none" in result.stderr
+    assert snapshot(trips) == before
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_a_stage_whose_row_security_runs_the_owners_code_is_never_read_by_the_applier(trips):
+    """The confused deputy through a read: row security runs its policies' functions as whoever reads, so a stage
+    owner's policy would write the target with the applier's privileges the moment apply reads the stage."""
+    path, packet = approved(trips)
+    owner = as_role(trips, "planner", ["grant usage on schema analytics_backfill to {role}"])
+    stage = relation(packet["partitions"][0]["stage_relation"])
+    trips.query(f"create function analytics_backfill.bf_echo() returns boolean language plpgsql as $$ begin "
+                "insert into analytics.fct_trips select trip_id + 9000, date '2020-01-01', fare, status, updated_at "
+                "from analytics.fct_trips where trip_id = 1001; return true; end $$")
+    trips.query(f"alter table {stage} owner to {owner}")
+    trips.query(f"alter table {stage} enable row level security")
+    trips.query(f"create policy bf_echo on {stage} using (analytics_backfill.bf_echo())")
+    before = snapshot(trips)
+
+    result = trips.backfill("apply", str(path))
+
+    refused(result, "has policy bf_echo, row security: reading it would run code its owner chose, with the "
+                    "applier's privileges. It was not read.")
     assert snapshot(trips) == before
 
 
@@ -171,6 +237,29 @@ def test_a_partition_value_the_column_type_would_rewrite_is_refused_not_trimmed(
     assert f'partition value "{typed}" becomes "{becomes}" as a date (trip_date)' in result.stderr.lower(), result.stderr
     assert "it would name another partition than the one typed" in result.stderr
     assert snapshot(trips) == before
+    assert not trips.packets()
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)  # DuckDB's varchar(10) does not truncate
+def test_a_partition_value_a_varchar_column_would_truncate_is_refused(trips):
+    """A varchar(10) partition column: '2026-03-01XYZ' passed the cast, which truncates, and partition 2026-03-01
+    was replaced while the packet said 2026-03-01XYZ."""
+    text_day = ["--vars", "{text_day: true}"]
+    trips.query("drop table analytics.fct_trips_variant")
+    built = trips.dbt("run", "-s", "fct_trips_variant", *text_day)
+    assert built.returncode == 0, built.output
+    assert trips.query("select data_type, character_maximum_length from information_schema.columns where "
+                       "table_name = 'fct_trips_variant' and column_name = 'trip_date'") == [("character varying", 10)]
+    before = snapshot(trips)
+    variant = trips.rows("analytics.fct_trips_variant")
+
+    result = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-02,2026-03-01XYZ", *text_day)
+
+    assert result.returncode == 1, result.output
+    assert ('partition value "2026-03-01XYZ" becomes "2026-03-01" as a character varying(10) (trip_date): it would '
+            'name another partition than the one typed') in result.stderr, result.stderr
+    assert snapshot(trips) == before
+    assert trips.rows("analytics.fct_trips_variant") == variant
     assert not trips.packets()
 
 
@@ -212,11 +301,17 @@ def test_an_edited_packet_with_a_re_bound_approval_is_refused_before_any_stateme
     assert snapshot(trips) == before
 
 
-def test_clean_of_a_packet_pointing_its_stage_at_a_published_table_drops_nothing(trips):
+@pytest.mark.parametrize("schema, identifier", [
+    ("analytics", "fct_trips"),  # a published table
+    ("raw", None),  # the run's own name, in another schema than the model's stage schema
+])
+def test_clean_of_a_packet_pointing_its_stage_at_a_published_table_drops_nothing(trips, schema, identifier):
     path = trips.planned_seed()  # not approved: clean takes any packet
     data = yaml.safe_load(path.read_text())
-    data["partitions"][0]["stage_relation"] = {**data["partitions"][0]["stage_relation"], "schema": "analytics",
-                                               "identifier": "fct_trips"}
+    stage = data["partitions"][0]["stage_relation"]
+    if identifier is None:
+        trips.query(f"create table raw.{stage['identifier']} as select * from raw.trip_events")
+    data["partitions"][0]["stage_relation"] = {**stage, "schema": schema, "identifier": identifier or stage["identifier"]}
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     stages = trips.tables_in("analytics_backfill")
     before = snapshot(trips)
@@ -227,6 +322,8 @@ def test_clean_of_a_packet_pointing_its_stage_at_a_published_table_drops_nothing
     assert "Nothing was dropped" in result.stderr
     assert snapshot(trips) == before
     assert trips.tables_in("analytics_backfill") == stages
+    if identifier is None:
+        assert trips.rows(f"raw.{stage['identifier']}") == before["raw.trip_events"]
 
 
 @pytest.mark.parametrize("day, also_in", [("cast('2026-04-30' as date)", "2026-04-30"), ("null", "a NULL partition")])
@@ -356,6 +453,99 @@ def test_a_quoted_mixed_case_column_keeps_its_case_from_plan_to_apply(trips):
 
     assert applied.returncode == 0, applied.output
     assert trips.rows("analytics.fct_trips_variant") == published
+
+
+def as_role(project, name, privileges):
+    """A login role of this test's own (roles are the cluster's, so the name is made unique) with exactly the
+    privileges given (statements with {role} in them), and a dbt target `name` that connects as it. Its password
+    is the test's own, read from the environment like the profile's."""
+    role = f"{name}_{secrets.token_hex(4)}"
+    password = secrets.token_hex(16)
+    project.query(f"create role {role} login password '{password}'")
+    for statement in privileges:
+        project.query(statement.format(role=role))
+    profiles = yaml.safe_load((project.dir / "profiles.yml").read_text())
+    outputs = profiles["dbt_backfill_integration_tests"]["outputs"]
+    variable = f"BF_{name.upper()}_PASSWORD"
+    outputs[name] = {**outputs["postgres"], "user": role, "password": "{{ env_var('" + variable + "') }}"}
+    (project.dir / "profiles.yml").write_text(yaml.safe_dump(profiles))
+    project.env[variable] = password
+    return role
+
+
+# What apply and rollback use, and nothing more: no CREATE on the database, no right on another table of the
+# target's schema, no ownership of the stages the plan made.
+APPLIER_PRIVILEGES = [
+    "grant usage on schema analytics, raw to {role}",
+    "grant select, insert, delete on analytics.fct_trips to {role}",
+    "grant select on raw.trip_events to {role}",
+    "grant usage, create on schema analytics_backfill to {role}",
+    "grant select on all tables in schema analytics_backfill to {role}",
+    "grant insert on analytics_backfill.dbt_backfill_audit to {role}",
+]
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_an_applier_with_only_the_privileges_apply_and_rollback_use_repairs_and_restores(trips):
+    path, _ = approved(trips)
+    before = snapshot(trips)
+    applier = as_role(trips, "applier", APPLIER_PRIVILEGES)
+    assert trips.query(f"select has_database_privilege('{applier}', current_database(), 'create'), "
+                       f"has_table_privilege('{applier}', 'analytics.fct_trips_volatile', 'insert')") == [(False, False)]
+
+    applied = trips.backfill("apply", str(path), "--target", "applier")
+
+    assert applied.returncode == 0, applied.output
+    assert trips.query("select count(*), sum(fare) from analytics.fct_trips where trip_date between "
+                       "date '2026-03-01' and date '2026-03-03'") == [(13, Decimal("349.00"))]
+    verified = trips.backfill("verify", str(path), "--target", "applier")
+    assert verified.returncode == 0, verified.output
+    rolled_back = trips.backfill("rollback", str(path), "--target", "applier")
+    assert rolled_back.returncode == 0, rolled_back.output
+    assert snapshot(trips) == before
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_a_stage_owner_without_write_on_the_target_gets_nothing_into_it_through_the_applier(trips):
+    """The confused deputy: a role that may not write the target but owns the stages (it planned) edits them after
+    the approval, for the applier (who may write the target) to publish. It owns them, so no privilege check stops
+    it; the commitment does, and the partition predicate bounds the rollback."""
+    path, packet = approved(trips)
+    owner = as_role(trips, "planner", ["grant usage on schema analytics_backfill to {role}"])
+    stage = relation(packet["partitions"][0]["stage_relation"])
+    backup = relation(packet["partitions"][0]["backup_relation"])
+    trips.query(f"alter table {stage} owner to {owner}")
+    trips.query(f"set role {owner}; update {stage} set fare = fare + 100 where trip_id = 1001; reset role")
+    before = snapshot(trips)
+
+    result = trips.backfill("apply", str(path))
+
+    refused(result, "the stage of partition 2026-03-01 changed after approval")
+    assert snapshot(trips) == before
+    trips.query(f"update {stage} set fare = fare - 100 where trip_id = 1001")
+    assert trips.backfill("apply", str(path)).returncode == 0
+    trips.query(f"alter table {backup} owner to {owner}")
+    trips.query(f"set role {owner}; insert into {backup} select trip_id + 9000, date '2020-01-01', fare, status, "
+                f"updated_at from {backup}; reset role")
+
+    rolled_back = trips.backfill("rollback", str(path))
+
+    assert rolled_back.returncode == 0, rolled_back.output
+    assert snapshot(trips) == before  # the backup's forged rows were never restored
+
+
+def test_a_column_name_holding_a_quote_is_refused_not_spliced_into_sql(trips):
+    """dbt's adapter.quote does not double a quote inside a name: `x"; delete ...` would end the identifier."""
+    path, _ = approved(trips)
+    trips.query('alter table analytics.fct_trips add column "x""; --" integer')
+    before = snapshot(trips)
+
+    result = trips.backfill("apply", str(path))
+
+    assert result.returncode == 1, result.output
+    assert ('analytics.fct_trips has a column named "x\\"; --", which holds a quote or control character: '
+            'dbt-backfill cannot quote it safely in SQL. Rename it.') in result.stderr, result.stderr
+    assert snapshot(trips) == before
 
 
 @pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)

@@ -3,7 +3,7 @@
           partition_by=(['trip_date'] if target.type == 'spark' else none),
           file_format=('parquet' if target.type == 'spark' else none)) }}
 
-select trip_date, count(*) as trips, sum(fare) as fares
+select trip_date, count(*) as trips, {{ fares_total("fare") }} as fares
 from {{ ref('fct_trips') }}
 {% if is_incremental() %}
 where trip_date > (select max(trip_date) from {{ this }})

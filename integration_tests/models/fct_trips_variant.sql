@@ -9,6 +9,7 @@
     mixed_case_fare: true  the fare column is named "Amount", quoted (a mixed-case name)
     local_day: true        a trip's day is the day of updated_at in the session's time zone (updated_at::date),
                            as a model written for one zone derives it
+    text_day: true         the day is text in a varchar(10) column (a type whose cast truncates)
 #}
 {{ config(materialized='incremental', incremental_strategy='append',
           partition_by=(['trip_date'] if target.type == 'spark' else none),
@@ -25,6 +26,8 @@ select
     {% endif %}
     {% if var('local_day', '') %}
     cast(updated_at as date) as trip_date,
+    {% elif var('text_day', '') %}
+    cast(cast(trip_date as {{ dbt.type_string() }}) as varchar(10)) as trip_date,
     {% elif var('move_trip', '') %}
     case when trip_id = {{ var('move_trip') }} then cast('2026-03-02' as date) else trip_date end as trip_date,
     {% else %}

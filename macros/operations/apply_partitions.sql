@@ -2,7 +2,8 @@
   Replace approved partitions, one transaction each (where the engine has none, one partition overwrite statement
   each, undone from the backup: write_guarantees), stopping at the first mismatch:
     0. take the table's backfill lock (refused if another apply, a rollback or the scheduled run holds it);
-    1. fingerprint every approved stage; each must equal the packet, or nothing at all is touched;
+    1. check every approved stage is a table that reading runs no one's code (_check_source), then fingerprint
+       it; each must equal the packet, or nothing at all is touched;
     2. per partition, in one transaction: fingerprint the target's partition — equal to the approval: already
        replaced by an earlier, interrupted apply, skip it; equal to the plan's target_before: go on; anything
        else: someone changed it since the plan, refuse — then back up its rows, delete them, insert the stage's,
@@ -37,6 +38,7 @@
           'the approved stage of partition ' ~ partition.value ~ ' (' ~ partition.stage.schema ~ '.' ~ partition.stage.identifier
           ~ ') no longer exists. Plan again. The target is unchanged.', {'partition': partition.value}) %}
     {% endif %}
+    {% do dbt_backfill._check_source(stage_relation, target_relation, 'stage', partition.value, '. The target is unchanged.') %}
     {% set stage_now = dbt_backfill._fingerprint_in_scope(stage_relation, scope) %}
     {% if not dbt_backfill._same_fingerprint(stage_now, partition.fingerprint) %}
       {% do dbt_backfill._refuse('stage_changed',

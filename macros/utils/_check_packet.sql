@@ -4,8 +4,9 @@
     - the target must be the relation dbt resolves for the packet's model in this project — an edited
       `target_relation` cannot point a replacement (or a drop) at another table;
     - the run id must be one plan could have made, and every stage, second build and backup must be the relation
-      _stage_relations names for that run, target and partition position, all in one schema that is not the
-      target's: `clean` drops exactly the run's own relations;
+      _stage_relations names for that run, target and partition position, in the model's stage schema (its
+      meta.backfill.stage_schema, else <target schema>_backfill, as plan chose it): `clean` drops exactly the
+      run's own relations;
     - with `packet_sha256` (the CLI's packets): a plan must have written a packet with exactly that content for the
       run (its `packet_written` audit row) — an edited packet re-hashed to match a copied approval has no such
       row. The pure-dbt path checks its recorded packet instead (apply_backfill).
@@ -27,8 +28,9 @@
         ~ '(lower-case letters, digits and underscores). ' ~ consequence, {'run_id': run_id}) %}
   {% endif %}
   {% set target_relation = dbt_backfill._relation(expected) %}
+  {% set spec = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') or {} %}
+  {% set stage_schema = spec.get('stage_schema') or (target_relation.schema ~ '_backfill') %}
   {% for partition in partitions %}
-    {% set stage_schema = partition.stage.schema %}
     {% set named = dbt_backfill._stage_relations(target_relation, stage_schema, run_id, loop.index0) %}
     {% for key, suffix in [('stage', 'a'), ('stage_b', 'b'), ('backup', 'backup')] %}
       {% set ref = partition[key] %}
@@ -38,7 +40,8 @@
         {% do dbt_backfill._refuse('packet_relations',
             'the packet names ' ~ dbt_backfill._relation_name(dbt_backfill._relation(ref)) ~ ' as the ' ~ key | replace('_', ' ')
             ~ ' of partition ' ~ partition.value ~ ', but this run\'s is ' ~ dbt_backfill._relation_name(wanted)
-            ~ ' (in a stage schema, named for the run and the partition\'s position): the packet was edited. ' ~ consequence,
+            ~ ' (in the model\'s stage schema, named for the run and the partition\'s position): the packet was edited. '
+            ~ consequence,
             {'partition': partition.value, 'named': ref, 'expected': dbt_backfill._relation_ref(wanted)}) %}
       {% endif %}
     {% endfor %}

@@ -46,7 +46,15 @@
   {% set remembered = graph.setdefault('dbt_backfill_columns', {}).setdefault(invocation_id, {}) %}
   {% set name = dbt_backfill._columns_key(relation) %}
   {% if name not in remembered %}
-    {% do remembered.update({name: adapter.get_columns_in_relation(relation)}) %}
+    {% set columns = adapter.get_columns_in_relation(relation) %}
+    {# adapter.quote wraps a name in quotes without doubling one inside it: a name holding a quote character (or a
+       control character) would end its identifier early in every statement built from it #}
+    {% for column in columns if modules.re.search('["`\\x00-\\x1f]', column.name) %}
+      {% do dbt_backfill._fail(dbt_backfill._relation_name(relation) ~ ' has a column named ' ~ tojson(column.name)
+          ~ ', which holds a quote or control character: dbt-backfill cannot quote it safely in SQL. Rename it. '
+          ~ 'Nothing was changed.') %}
+    {% endfor %}
+    {% do remembered.update({name: columns}) %}
   {% endif %}
   {{ return(remembered[name]) }}
 {% endmacro %}

@@ -6,8 +6,9 @@
                           are rebuilt (dbt-backfill plan --cascade / apply --cascade);
     unknown               a table without meta.backfill, or partitioned by another column: a person must decide
                           its scope (a gate in the plan).
-  Returns [{model, unique_id, order, materialized, mapping, partition_by, parents, model_file_sha256}]: the last,
-  dbt's checksum of the model's SQL file, binds the cascade's approval to the SQL the root's approver saw listed.
+  Returns [{model, unique_id, order, materialized, mapping, partition_by, parents}]. The CLI adds each one's
+  compiled_sql_sha256 (a run-operation sees no compiled SQL), which binds the cascade's approval to the SQL the
+  root's approver saw listed.
 #}
 {% macro _downstream_models(root, partition_by) %}
   {% set models = graph.nodes.values() | selectattr('resource_type', 'equalto', 'model') | list %}
@@ -61,7 +62,7 @@
     {% endfor %}
     {% do downstream.append({'model': node.name, 'unique_id': unique_id, 'order': loop.index,
         'materialized': materialized, 'mapping': mapping, 'partition_by': spec.get('partition_by'),
-        'parents': in_set_parents, 'model_file_sha256': node.checksum.checksum}) %}
+        'parents': in_set_parents}) %}
   {% endfor %}
   {{ return(downstream) }}
 {% endmacro %}

@@ -33,7 +33,7 @@
         ~ ' Disable or drop them for the backfill.', {'partition': partition_value, 'writers': writers, done_as: done}) %}
   {% endif %}
   {% set rows = dbt_backfill._rows_to_write(source_relation, predicate, target_columns, source_as, partition_value,
-                                            unchanged_clause) %}
+                                            unchanged_clause, target_relation) %}
   {# The commitment, where there is one, decides: equal commitments are equal rows, every column, so the fingerprint
      is computed only to say how they differ (one scan, not two, per partition on the way to a write). #}
   {# expected.row_count sets the buckets: rows that are not the approved ones cannot match whatever the count says #}
@@ -93,37 +93,20 @@
 {% endmacro %}
 
 {#
-  The rows a replacement inserts: {relation, copied}. PostgreSQL and DuckDB: the source must be a base table (not a
-  view, whose answer can depend on who asks and when) that no role but its owner may write, and its rows of the partition are copied, inside the
-  caller's transaction, into a table created and dropped in that transaction — invisible to every other session,
-  so what is fingerprinted is exactly what is inserted. Spark has no transaction to hide a copy in: the source
-  itself (a table, not a view), which its overwrite reads again through the partition predicate; the caller then
-  checks what was written, commitment included, and undoes it from the backup on a mismatch.
+  The rows a replacement inserts: {relation, copied}. The source is checked first (_check_source). PostgreSQL and
+  DuckDB: its rows of the partition are copied, inside the caller's transaction, into a table created and dropped
+  in that transaction — invisible to every other session, so what is fingerprinted is exactly what is inserted.
+  Spark has no transaction to hide a copy in: the source itself, which its overwrite reads again through the
+  partition predicate; the caller then checks what was written, commitment included, and undoes it from the backup
+  on a mismatch.
 #}
-{% macro _rows_to_write(source_relation, partition_predicate, column_names, source_as, partition_value, unchanged_clause) %}
-  {{ return(adapter.dispatch('_rows_to_write', 'dbt_backfill')(source_relation, partition_predicate, column_names,
-                                                              source_as, partition_value, unchanged_clause)) }}
+{% macro _rows_to_write(source_relation, partition_predicate, column_names, source_as, partition_value, unchanged_clause,
+                        target_relation) %}
+  {% do dbt_backfill._check_source(source_relation, target_relation, source_as, partition_value, unchanged_clause) %}
+  {{ return(adapter.dispatch('_rows_to_write', 'dbt_backfill')(source_relation, partition_predicate, column_names)) }}
 {% endmacro %}
 
-{% macro default___rows_to_write(source_relation, partition_predicate, column_names, source_as, partition_value, unchanged_clause) %}
-  {% set found = dbt_backfill._execute('select table_type from information_schema.tables where table_schema = '
-      ~ dbt_backfill._sql_literal(source_relation.schema) ~ ' and table_name = ' ~ dbt_backfill._sql_literal(source_relation.identifier)
-      ~ ((' and table_catalog = ' ~ dbt_backfill._sql_literal(source_relation.database)) if source_relation.database else '')).rows %}
-  {% if found | length != 1 or found[0][0] != 'BASE TABLE' %}
-    {% do dbt_backfill._refuse(source_as ~ '_not_a_table',
-        'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ', ' ~ dbt_backfill._relation_name(source_relation) ~ ', is '
-        ~ (('a ' ~ found[0][0] | lower) if found else 'gone') ~ ', not the table the plan built: someone replaced it. '
-        ~ 'Nothing of this partition was written' ~ unchanged_clause ~ ' Plan again.', {'partition': partition_value, 'relation': dbt_backfill._relation_ref(source_relation)}) %}
-  {% endif %}
-  {% set other_writers = dbt_backfill._other_writers(source_relation) %}
-  {% if other_writers %}
-    {% do dbt_backfill._refuse(source_as ~ '_writable_by_others',
-        'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ', ' ~ dbt_backfill._relation_name(source_relation) ~ ', can be '
-        ~ 'written by ' ~ other_writers | join(', ') ~ ', not only by its owner: what was approved is only as safe as who can '
-        ~ 'write it. Revoke their INSERT, UPDATE, DELETE and TRUNCATE on it (and the default privileges of the stage '
-        ~ 'schema that granted them), or plan again. Nothing of this partition was written' ~ unchanged_clause,
-        {'partition': partition_value, 'writers': other_writers}) %}
-  {% endif %}
+{% macro default___rows_to_write(source_relation, partition_predicate, column_names) %}
   {% set copy = api.Relation.create(database=source_relation.database, schema=source_relation.schema,
                                     identifier=source_relation.identifier ~ '_w', type='table') %}
   {% set columns = [] %}
@@ -135,17 +118,80 @@
   {{ return({'relation': copy, 'copied': true}) }}
 {% endmacro %}
 
-{% macro spark___rows_to_write(source_relation, partition_predicate, column_names, source_as, partition_value, unchanged_clause) %}
-  {% set found = adapter.get_relation(database=source_relation.database, schema=source_relation.schema,
-                                      identifier=source_relation.identifier) %}
-  {% if found is none or found.type != 'table' %}
+{% macro spark___rows_to_write(source_relation, partition_predicate, column_names) %}
+  {{ return({'relation': source_relation, 'copied': false}) }}
+{% endmacro %}
+
+{#
+  Before a stage or backup is read at all by apply or rollback — reading is enough to run someone else's code as
+  the applier: a view's functions, a row-security policy's, a type's — refuse unless it is a base table (not a view,
+  whose answer can also depend on who asks and when), no role but its owner may write it (_other_writers), and
+  reading it runs no code its owner chose (_code_on_read).
+#}
+{% macro _check_source(source_relation, target_relation, source_as, partition_value, unchanged_clause) %}
+  {% set kind = adapter.dispatch('_relation_kind', 'dbt_backfill')(source_relation) %}
+  {% if kind != 'table' %}
     {% do dbt_backfill._refuse(source_as ~ '_not_a_table',
         'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ', ' ~ dbt_backfill._relation_name(source_relation) ~ ', is '
-        ~ (('a ' ~ found.type) if found is not none else 'gone') ~ ', not the table the plan built: someone replaced it. '
+        ~ (('a ' ~ kind) if kind else 'gone') ~ ', not the table the plan built: someone replaced it. '
         ~ 'Nothing of this partition was written' ~ unchanged_clause ~ ' Plan again.',
         {'partition': partition_value, 'relation': dbt_backfill._relation_ref(source_relation)}) %}
   {% endif %}
-  {{ return({'relation': source_relation, 'copied': false}) }}
+  {% set other_writers = dbt_backfill._other_writers(source_relation) %}
+  {% if other_writers %}
+    {% do dbt_backfill._refuse(source_as ~ '_writable_by_others',
+        'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ', ' ~ dbt_backfill._relation_name(source_relation) ~ ', can be '
+        ~ 'written by ' ~ other_writers | join(', ') ~ ', not only by its owner: what was approved is only as safe as who can '
+        ~ 'write it. Revoke their INSERT, UPDATE, DELETE and TRUNCATE on it (and the default privileges of the stage '
+        ~ 'schema that granted them), or plan again. Nothing of this partition was written' ~ unchanged_clause,
+        {'partition': partition_value, 'writers': other_writers}) %}
+  {% endif %}
+  {% set code = adapter.dispatch('_code_on_read', 'dbt_backfill')(source_relation, target_relation) %}
+  {% if code %}
+    {% do dbt_backfill._refuse(source_as ~ '_runs_code_on_read',
+        'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ', ' ~ dbt_backfill._relation_name(source_relation) ~ ', has '
+        ~ code | join(', ') ~ ': reading it would run code its owner chose, with the applier\'s privileges. It was not '
+        ~ 'read. Nothing of this partition was written' ~ unchanged_clause ~ ' Plan again.',
+        {'partition': partition_value, 'code': code}) %}
+  {% endif %}
+{% endmacro %}
+
+{# 'table', 'view', another kind in lower case, or none when the relation is gone. #}
+{% macro default___relation_kind(relation) %}
+  {% set found = dbt_backfill._execute('select table_type from information_schema.tables where table_schema = '
+      ~ dbt_backfill._sql_literal(relation.schema) ~ ' and table_name = ' ~ dbt_backfill._sql_literal(relation.identifier)
+      ~ ((' and table_catalog = ' ~ dbt_backfill._sql_literal(relation.database)) if relation.database else '')).rows %}
+  {% if found | length != 1 %}{{ return(none) }}{% endif %}
+  {{ return('table' if found[0][0] == 'BASE TABLE' else found[0][0] | lower) }}
+{% endmacro %}
+
+{% macro spark___relation_kind(relation) %}
+  {% set found = adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) %}
+  {{ return(found.type if found is not none else none) }}
+{% endmacro %}
+
+{# What reading `relation` would run besides reading it: PostgreSQL's row security (its policies run as whoever
+   reads) and columns of a type that is neither built in nor the target's own column type (a type's owner chooses
+   its output function and its casts). DuckDB and Spark have neither. #}
+{% macro default___code_on_read(relation, target_relation) %}
+  {{ return([]) }}
+{% endmacro %}
+
+{% macro postgres___code_on_read(relation, target_relation) %}
+  {% set oid = "(select c.oid from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = "
+      ~ dbt_backfill._sql_literal(relation.schema) ~ " and c.relname = " ~ dbt_backfill._sql_literal(relation.identifier) ~ ")" %}
+  {% set target_oid = "(select c.oid from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = "
+      ~ dbt_backfill._sql_literal(target_relation.schema) ~ " and c.relname = " ~ dbt_backfill._sql_literal(target_relation.identifier) ~ ")" %}
+  {% set rows = dbt_backfill._execute("select 'row security' from pg_catalog.pg_class where oid = " ~ oid
+      ~ " and (relrowsecurity or relforcerowsecurity)"
+      ~ " union all select 'policy ' || polname from pg_catalog.pg_policy where polrelid = " ~ oid
+      ~ " union all select 'column ' || a.attname || ' of type ' || a.atttypid::regtype::text from pg_catalog.pg_attribute a"
+      ~ " join pg_catalog.pg_type t on t.oid = a.atttypid where a.attrelid = " ~ oid ~ " and a.attnum > 0 and not a.attisdropped"
+      ~ " and t.typnamespace <> 'pg_catalog'::regnamespace and a.atttypid not in (select atttypid from pg_catalog.pg_attribute"
+      ~ " where attrelid = " ~ target_oid ~ " and attname = a.attname and attnum > 0 and not attisdropped) order by 1").rows %}
+  {% set code = [] %}
+  {% for row in rows %}{% do code.append(row[0]) %}{% endfor %}
+  {{ return(code) }}
 {% endmacro %}
 
 {# Roles other than its owner that may write `relation` (INSERT, UPDATE, DELETE, TRUNCATE granted to them or to
@@ -169,11 +215,15 @@
   {{ return(writers) }}
 {% endmacro %}
 
-{# What runs when the target's rows are deleted or inserted besides the statement itself, as "trigger x", "rule y",
-   "foreign key z of t": PostgreSQL's enabled user triggers and rules, and foreign keys of other tables whose ON
-   DELETE cascades or sets values. Read before the partition's first write, after taking the table in ROW EXCLUSIVE
-   mode for the rest of the transaction (what its DELETE takes anyway): CREATE TRIGGER, ENABLE TRIGGER, a new
-   foreign key and CREATE RULE all wait for it, so none can appear before the commit. DuckDB and Spark have none. #}
+{# What runs when the target's rows are deleted or inserted besides the statement itself, as "trigger x on t",
+   "check constraint y on t", ...: PostgreSQL's enabled user triggers and rules, foreign keys of other tables whose
+   ON DELETE cascades or sets values, CHECK constraints (the table's, or its columns' domains') that call a function
+   that is not built in (a CHECK may call a volatile function, which may write), and row security (its policies run
+   as the applier, and may hide rows from the delete) — on the table and on every partition of it. Read before the
+   partition's first write, after taking the table (and its partitions) in ROW EXCLUSIVE mode for the rest of the
+   transaction (what its DELETE takes anyway): CREATE TRIGGER, ENABLE TRIGGER, a new constraint or foreign key,
+   CREATE RULE, CREATE POLICY and ALTER TABLE ... ROW LEVEL SECURITY all wait for it, so none can appear before the
+   commit. DuckDB and Spark have none of these. #}
 {% macro _hidden_writers(target_relation) %}
   {{ return(adapter.dispatch('_hidden_writers', 'dbt_backfill')(target_relation)) }}
 {% endmacro %}
@@ -186,11 +236,25 @@
   {% do dbt_backfill._execute('lock table ' ~ target_relation ~ ' in row exclusive mode', fetch=false) %}
   {% set table = "(select c.oid from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = "
       ~ dbt_backfill._sql_literal(target_relation.schema) ~ " and c.relname = " ~ dbt_backfill._sql_literal(target_relation.identifier) ~ ")" %}
-  {% set rows = dbt_backfill._execute("select 'trigger ' || tgname from pg_catalog.pg_trigger where not tgisinternal and tgenabled <> 'D' and tgrelid = "
-      ~ table ~ " union all select 'rule ' || rulename from pg_catalog.pg_rewrite where ev_class = " ~ table
-      ~ " and rulename <> '_RETURN' and ev_enabled <> 'D'"
+  {% set calls_own_function = "exists (select from pg_catalog.pg_depend d join pg_catalog.pg_proc p on p.oid = d.refobjid"
+      ~ " where d.classid = 'pg_catalog.pg_constraint'::regclass and d.objid = con.oid"
+      ~ " and d.refclassid = 'pg_catalog.pg_proc'::regclass and p.pronamespace <> 'pg_catalog'::regnamespace)" %}
+  {% set rows = dbt_backfill._execute("with tree as (select " ~ table ~ " as relid union select relid from pg_catalog.pg_partition_tree("
+      ~ table ~ "::regclass)) "
+      ~ "select 'trigger ' || tgname || ' on ' || tgrelid::regclass::text from pg_catalog.pg_trigger"
+      ~ " where not tgisinternal and tgenabled <> 'D' and tgrelid in (select relid from tree)"
+      ~ " union all select 'rule ' || rulename || ' on ' || ev_class::regclass::text from pg_catalog.pg_rewrite"
+      ~ " where ev_class in (select relid from tree) and rulename <> '_RETURN' and ev_enabled <> 'D'"
       ~ " union all select 'foreign key ' || conname || ' of ' || conrelid::regclass::text from pg_catalog.pg_constraint"
-      ~ " where contype = 'f' and confdeltype in ('c', 'n', 'd') and confrelid = " ~ table ~ " order by 1").rows %}
+      ~ " where contype = 'f' and confdeltype in ('c', 'n', 'd') and confrelid in (select relid from tree)"
+      ~ " union all select 'row security on ' || oid::regclass::text from pg_catalog.pg_class"
+      ~ " where oid in (select relid from tree) and (relrowsecurity or relforcerowsecurity)"
+      ~ " union all select 'check constraint ' || con.conname || ' on ' || con.conrelid::regclass::text from pg_catalog.pg_constraint con"
+      ~ " where con.contype = 'c' and con.conrelid in (select relid from tree) and " ~ calls_own_function
+      ~ " union all select 'check constraint ' || con.conname || ' of domain ' || con.contypid::regtype::text"
+      ~ " || ' (column ' || a.attname || ')' from pg_catalog.pg_attribute a join pg_catalog.pg_constraint con on con.contypid = a.atttypid"
+      ~ " where a.attrelid = " ~ table ~ " and a.attnum > 0 and not a.attisdropped and " ~ calls_own_function
+      ~ " order by 1").rows %}
   {% set writers = [] %}
   {% for row in rows %}{% do writers.append(row[0]) %}{% endfor %}
   {{ return(writers) }}

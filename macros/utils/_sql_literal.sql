@@ -6,7 +6,9 @@
    DuckDB: '...' with quotes doubled; backslash is an ordinary character and no setting changes that.
    Spark: backslash escapes are read inside '...' by default (spark.sql.parser.escapedStringLiterals=false); both
    are escaped. With that setting on, the literal still ends where it should and only its value changes, which the
-   partition values' round trip (_check_partition_values) refuses. #}
+   partition values' round trip (_check_partition_values) refuses. Spark also substitutes `${...}` in the statement's
+   text before it parses it (spark.sql.variable.substitute, on by default: `${env:NAME}` reads the server's
+   environment, `${spark.x}` a setting), so `$` is written as the escape \u0024: the text never holds `${`. #}
 {% macro _sql_literal(value) %}
   {%- if value is none -%}
     {{ return('null') }}
@@ -23,5 +25,5 @@
 {% endmacro %}
 
 {% macro spark___sql_literal(text) %}
-  {{ return("'" ~ text.replace("\\", "\\\\").replace("'", "\\'") ~ "'") }}
+  {{ return("'" ~ text.replace("\\", "\\\\").replace("'", "\\'").replace("$", "\\u0024") ~ "'") }}
 {% endmacro %}

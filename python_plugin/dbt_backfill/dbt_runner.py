@@ -11,6 +11,7 @@ constant, looping over partitions inside one operation.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import io
 import json
 import os
@@ -19,7 +20,7 @@ import shutil
 import subprocess
 import sys
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -85,6 +86,10 @@ class Invocation:
         return [r.payload for r in self.results if r.kind == kind]
 
 
+def sql_sha256(sql: str) -> str:
+    return hashlib.sha256(sql.encode("utf-8")).hexdigest()
+
+
 @dataclass(frozen=True)
 class ModelNode:
     unique_id: str
@@ -96,6 +101,10 @@ class ModelNode:
     dbt_version: str
     adapter_type: str
     file_sha256: str = ""  # dbt's checksum of the model's SQL file
+    # sha256 of the compiled SQL of each model downstream, by unique_id, compiled by the same invocation: the
+    # binding an `apply --cascade` checks before it approves a downstream plan in the root approver's name. A
+    # downstream model that did not compile is absent (the cascade then stops there for a person).
+    downstream_compiled_sha256: Mapping[str, str] = field(default_factory=dict)
 
 
 class DbtRunner:
@@ -171,9 +180,14 @@ class DbtRunner:
 
     def compile_model(self, model: str) -> ModelNode:
         """The model's SQL with full, non-incremental semantics (`--full-refresh` makes is_incremental() false
-        at compile time), and what the manifest says of it."""
-        compiled, invocation = self._invoke(["compile", "--select", model, "--full-refresh"])
-        if invocation.returncode != 0:
+        at compile time), and what the manifest says of it. The models downstream of it are compiled by the same
+        invocation (their SQL hashes bind a cascade); one of them failing to compile fails nothing here."""
+        compiled, invocation = self._invoke(["compile", "--select", f"{model}+,resource_type:model",
+                                             "--full-refresh"])
+        results = {r.node.unique_id: r for r in getattr(compiled, "results", None) or []}
+        if invocation.returncode != 0 and not any(
+                r.node.name == model and r.node.resource_type == "model" and str(r.status) == "success"
+                for r in results.values()):
             self._refuse_if_locked(invocation)
             raise BackfillError(f"dbt compile of {model} failed; nothing was changed.\n" + "\n".join(invocation.errors))
         manifest = self._manifest
@@ -185,8 +199,7 @@ class DbtRunner:
             raise BackfillError(f"{len(matches)} models are named {model} ({', '.join(n.unique_id for n in matches)}); "
                                 f"name one unambiguously. Nothing was changed.")
         node = matches[0]
-        compiled_node = next((r.node for r in getattr(compiled, "results", []) if r.node.unique_id == node.unique_id),
-                             node)
+        compiled_node = results[node.unique_id].node if node.unique_id in results else node
         adapter_type = manifest.metadata.adapter_type or ""
         require_supported_adapter(adapter_type)
         meta = node.config.meta or node.meta or {}
@@ -200,6 +213,9 @@ class DbtRunner:
             dbt_version=manifest.metadata.dbt_version or "",
             adapter_type=adapter_type,
             file_sha256=node.checksum.checksum if node.checksum else "",
+            downstream_compiled_sha256={
+                unique_id: sql_sha256(result.node.compiled_code) for unique_id, result in results.items()
+                if unique_id != node.unique_id and str(result.status) == "success" and result.node.compiled_code},
         )
 
     @staticmethod

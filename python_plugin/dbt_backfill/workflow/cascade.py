@@ -4,8 +4,9 @@ them, each behind its own gates.
 The root packet names its downstream models (topological order, with their partition mapping) and is approved
 with that list in it, so the approval covers the cascade on one condition: each downstream model's own plan must
 come out SAFE TO RUN — two equal builds, its reconciliation gates passed, nothing to restructure. Such a plan is
-approved in the root approver's name ("<name> (cascade of <run>)") and applied, if its SQL file is still the one
-the root's packet lists (dbt's checksum, bound by the root's approval); anything else stops the cascade
+approved in the root approver's name ("<name> (cascade of <run>)") and applied, if it still compiles to the SQL
+the root's packet lists (the sha256 of its compiled SQL, compiled with the root and bound by the root's approval:
+an edit of its file, of a macro it calls or of a var it reads changes it); anything else stops the cascade
 with the downstream packet left for a person to review. A model whose partitions do not map onto the root's is
 never rebuilt automatically: it is reported.
 """
@@ -67,14 +68,15 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
                                   refused.details) from None
         except BackfillError as error:
             raise BackfillError(f"cascade stopped at {model}: {error} {stopped}") from None
-        bound = downstream.get("model_file_sha256")
-        if child.packet.code.get("model_file_sha256") != bound:
-            refused = BackfillRefused("cascade_model_changed", f"cascade stopped at {model}: its SQL file changed after "
-                                                               f"the root was planned (sha256 {str(bound)[:12]}… listed "
-                                                               f"in the root's approved packet, "
-                                                               f"{str(child.packet.code.get('model_file_sha256'))[:12]}… "
-                                                               f"now), so the root's approval does not cover it; the "
-                                                               f"packet {child.path} needs a person's review. {stopped}")
+        bound, now_compiled = downstream.get("compiled_sql_sha256"), child.packet.code.get("compiled_sql_sha256")
+        if not bound or now_compiled != bound:
+            refused = BackfillRefused("cascade_model_changed", f"cascade stopped at {model}: its compiled SQL changed "
+                                                               f"after the root was planned (sha256 "
+                                                               f"{str(bound)[:12]}… listed in the root's approved "
+                                                               f"packet, {str(now_compiled)[:12]}… now: its file, a "
+                                                               f"macro or a var it uses), so the root's approval does "
+                                                               f"not cover it; the packet {child.path} needs a "
+                                                               f"person's review. {stopped}")
             record_refusal(runner, child.packet.target, child.packet.run_id, model, refused)
             raise refused
         review = child.packet.review
