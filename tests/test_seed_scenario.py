@@ -5,7 +5,7 @@ from decimal import Decimal
 
 import pytest
 
-from backends import POSTGRES_ONLY
+from backends import POSTGRES_ONLY, TRANSACTIONAL_ADAPTERS
 import yaml
 
 from dbt_backfill.demo import BACKFILL_DAYS, NEIGHBOUR_DAYS
@@ -86,6 +86,8 @@ def test_plan_builds_each_partition_twice_with_equal_fingerprints_and_leaves_tar
         (1005, Decimal("22.00"))]
 
 
+# refused in Python before any SQL, the same on every engine: not run again on Spark (a Spark state costs ~35 s)
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
 def test_apply_without_approval_is_refused_and_target_unchanged(trips):
     path, _ = plan_seed(trips)
     before = trips.rows()
@@ -186,6 +188,8 @@ def test_full_refresh_of_a_protected_model_fails_and_leaves_the_table_as_it_was(
     assert trips.dbt("run", "--full-refresh", "-s", "trip_events_volatile").returncode == 0
 
 
+# refused in Python before any SQL, the same on every engine: not run again on Spark (a Spark state costs ~35 s)
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
 def test_packet_edited_after_approval_is_refused_and_target_unchanged(trips):
     path, _ = plan_seed(trips)
     assert trips.approve(path).returncode == 0
@@ -201,6 +205,8 @@ def test_packet_edited_after_approval_is_refused_and_target_unchanged(trips):
     assert trips.rows() == before
 
 
+# refused in Python before any SQL, the same on every engine: not run again on Spark (a Spark state costs ~35 s)
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
 def test_approval_copied_from_another_run_is_refused(trips):
     first, _ = plan_seed(trips)
     second, _ = plan_seed(trips)
