@@ -254,7 +254,7 @@ def test_a_trigger_that_would_rewrite_the_inserted_rows_stops_the_partition_befo
     result = trips.backfill("apply", str(path))
 
     assert result.returncode == 3, result.output
-    assert "fct_trips has trigger shout, which run when its rows are deleted or inserted" in result.stderr
+    assert "fct_trips has trigger shout on analytics.fct_trips, which run when its rows are deleted or inserted" in result.stderr
     assert "Nothing of this partition was written. Partitions replaced before it: none" in result.stderr
     assert trips.rows() == before
     # the backup made inside the rolled-back transaction vanished with it
