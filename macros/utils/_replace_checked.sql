@@ -178,10 +178,8 @@
 {% endmacro %}
 
 {% macro postgres___code_on_read(relation, target_relation) %}
-  {% set oid = "(select c.oid from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = "
-      ~ dbt_backfill._sql_literal(relation.schema) ~ " and c.relname = " ~ dbt_backfill._sql_literal(relation.identifier) ~ ")" %}
-  {% set target_oid = "(select c.oid from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = "
-      ~ dbt_backfill._sql_literal(target_relation.schema) ~ " and c.relname = " ~ dbt_backfill._sql_literal(target_relation.identifier) ~ ")" %}
+  {% set oid = dbt_backfill._pg_oid(relation) %}
+  {% set target_oid = dbt_backfill._pg_oid(target_relation) %}
   {% set rows = dbt_backfill._execute("select 'row security' from pg_catalog.pg_class where oid = " ~ oid
       ~ " and (relrowsecurity or relforcerowsecurity)"
       ~ " union all select 'policy ' || polname from pg_catalog.pg_policy where polrelid = " ~ oid
@@ -234,8 +232,7 @@
 
 {% macro postgres___hidden_writers(target_relation) %}
   {% do dbt_backfill._execute('lock table ' ~ target_relation ~ ' in row exclusive mode', fetch=false) %}
-  {% set table = "(select c.oid from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = "
-      ~ dbt_backfill._sql_literal(target_relation.schema) ~ " and c.relname = " ~ dbt_backfill._sql_literal(target_relation.identifier) ~ ")" %}
+  {% set table = dbt_backfill._pg_oid(target_relation) %}
   {% set calls_own_function = "exists (select from pg_catalog.pg_depend d join pg_catalog.pg_proc p on p.oid = d.refobjid"
       ~ " where d.classid = 'pg_catalog.pg_constraint'::regclass and d.objid = con.oid"
       ~ " and d.refclassid = 'pg_catalog.pg_proc'::regclass and p.pronamespace <> 'pg_catalog'::regnamespace)" %}
@@ -258,4 +255,11 @@
   {% set writers = [] %}
   {% for row in rows %}{% do writers.append(row[0]) %}{% endfor %}
   {{ return(writers) }}
+{% endmacro %}
+
+{# PostgreSQL: a subquery giving the oid of `relation` in pg_class, by its schema and name as literals (the catalog
+   queries above read one relation's triggers, policies and columns by it). #}
+{% macro _pg_oid(relation) %}
+  {{ return("(select c.oid from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace where n.nspname = "
+      ~ dbt_backfill._sql_literal(relation.schema) ~ " and c.relname = " ~ dbt_backfill._sql_literal(relation.identifier) ~ ")") }}
 {% endmacro %}
