@@ -266,8 +266,10 @@ def test_apply_cascade_rebuilds_the_downstream_model_behind_the_root_each_behind
 def test_a_cascade_stops_at_a_downstream_plan_that_is_not_safe_to_run_with_the_root_applied(trips):
     daily = "select * from analytics.daily_fares order by trip_date"
     stale = trips.query(daily)
-    path = plan_and_approve(trips)
-    result = trips.backfill("apply", str(path), "--cascade", "--vars", "{daily_fares_cost_warning: {rows: 1}}")
+    # the var is the root's plan's too: it is part of daily_fares' meta.backfill, which the root's approval binds
+    cost_warning = ["--vars", "{daily_fares_cost_warning: {rows: 1}}"]
+    path = plan_and_approve(trips, *cost_warning)
+    result = trips.backfill("apply", str(path), "--cascade", *cost_warning)
     assert result.returncode == 3, result.output
     assert "cascade stopped at daily_fares: its plan is reviewed RESTRUCTURE FIRST (Cost and rate known" in result.stderr
     assert "The root fct_trips is applied; daily_fares and the models after it are unchanged." in result.stderr
@@ -278,24 +280,32 @@ def test_a_cascade_stops_at_a_downstream_plan_that_is_not_safe_to_run_with_the_r
 
 
 @pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
-@pytest.mark.parametrize("edited, edit", [
-    ("models/daily_fares.sql", lambda sql: sql + "\n-- edited after the root's approval\n"),
-    ("macros/fares_total.sql", lambda sql: sql.replace("sum(", "sum( ")),
-], ids=["its-file", "a-macro-it-calls"])
+@pytest.mark.parametrize("edited, edit, changed", [
+    ("models/daily_fares.sql", lambda sql: sql + "\n-- edited after the root's approval\n",
+     "compiled_sql_sha256, model_file_sha256"),
+    ("macros/fares_total.sql", lambda sql: sql.replace("sum(", "sum( "), "compiled_sql_sha256"),
+    # its contract, not its SQL: a column left out of its fingerprint after the approver saw the plan
+    ("models/schema.yml", lambda yml: yml.replace("business_key: [trip_date]\n",
+                                                  "business_key: [trip_date]\n          exclude_columns: [trips]\n"),
+     "meta_backfill_sha256"),
+], ids=["its-file", "a-macro-it-calls", "its-meta"])
 def test_a_cascade_never_auto_approves_a_downstream_model_whose_sql_changed_after_the_root_approval(trips, edited,
-                                                                                                    edit):
-    """The model's own file, or a macro it calls (its file unchanged): either changes the SQL it compiles to."""
+                                                                                                    edit, changed):
+    """The model's own file, a macro it calls (its file unchanged) or its meta.backfill: each changes what it runs."""
     daily = "select * from analytics.daily_fares order by trip_date"
     stale = trips.query(daily)
     path = plan_and_approve(trips)
     edited = trips.dir / edited
+    before_edit = edited.read_text()
     # any edit: the rows stay the same here, so every gate of its plan passes and only the binding can stop it
-    edited.write_text(edit(edited.read_text()))
+    edited.write_text(edit(before_edit))
+    assert edited.read_text() != before_edit
 
     result = trips.backfill("apply", str(path), "--cascade")
 
     assert result.returncode == 3, result.output
-    assert "cascade stopped at daily_fares: its compiled SQL changed after the root was planned" in result.stderr
+    assert (f"cascade stopped at daily_fares: what it runs changed after the root was planned ({changed} differ "
+            f"from the root's approved packet") in result.stderr, result.stderr
     assert "The root fct_trips is applied; daily_fares and the models after it are unchanged." in result.stderr
     assert trips.query(daily) == stale
     [child_path] = (trips.dir / "backfills").glob("daily_fares__*__cascade.yml")

@@ -165,6 +165,18 @@ HIDDEN_WRITERS = {
                           "begin " + ECHO_INTO_2020.format(row="t") + "; return true; end $$",
                           "alter table analytics.fct_trips add constraint bf_echo check (analytics.bf_echo(fct_trips))"],
                          "has check constraint bf_echo on analytics.fct_trips, which run"),
+    "index-expression": (["create function analytics.bf_same(i int) returns int language sql immutable as 'select i'",
+                          "create index bf_echo on analytics.fct_trips ((analytics.bf_same(trip_id)))"],
+                         "has index analytics.bf_echo, which run"),
+    "check-running-sql-text": (["alter table analytics.fct_trips add constraint bf_echo "
+                                "check (query_to_xml('select 1', false, false, '') is not null)"],
+                               "has check constraint bf_echo on analytics.fct_trips, which run"),
+    "inheriting-table-trigger": (["create table analytics.bf_child (extra int) inherits (analytics.fct_trips)",
+                                  "create function analytics.bf_echo() returns trigger language plpgsql as $$ begin "
+                                  "return old; end $$",
+                                  "create trigger bf_echo before delete on analytics.bf_child for each row "
+                                  "execute function analytics.bf_echo()"],
+                                 "has trigger bf_echo on analytics.bf_child, which run"),
     "row-security": (["alter table analytics.fct_trips enable row level security",
                       "create policy bf_everything on analytics.fct_trips using (true)"],
                      "has row security on analytics.fct_trips, which run"),
@@ -548,16 +560,31 @@ def test_a_column_name_holding_a_quote_is_refused_not_spliced_into_sql(trips):
     assert snapshot(trips) == before
 
 
+# A stage changed so that what apply reads is no longer only the approved rows, each refused before it is read.
+STAGE_TAMPERING = {
+    "writable-by-others": (["grant insert, update on {stage} to public"],
+                           "can be written by PUBLIC, not only by its owner"),
+    # PostgreSQL evaluates a partial index's predicate when it plans a read of the table: an "immutable" function of
+    # the stage's owner would run as the applier at apply's first read of the stage
+    "index-running-its-owners-code": (["create function analytics_backfill.bf_one() returns int language sql immutable "
+                                       "as 'select 1'",
+                                       "create index bf_echo on {stage} (trip_id) where analytics_backfill.bf_one() = 1"],
+                                      "has index analytics_backfill.bf_echo: reading it would run code its owner chose"),
+}
+
+
 @pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
-def test_a_stage_that_other_roles_may_write_is_not_published(trips):
+@pytest.mark.parametrize("tampering", list(STAGE_TAMPERING))
+def test_a_stage_that_is_not_only_the_approved_rows_is_not_read(trips, tampering):
     path, packet = approved(trips)
-    stage = relation(packet["partitions"][0]["stage_relation"])
-    trips.query(f"grant insert, update on {stage} to public")
+    statements, says = STAGE_TAMPERING[tampering]
+    for statement in statements:
+        trips.query(statement.format(stage=relation(packet["partitions"][0]["stage_relation"])))
     before = snapshot(trips)
 
     result = trips.backfill("apply", str(path))
 
-    refused(result, "can be written by PUBLIC, not only by its owner")
+    refused(result, says)
     assert snapshot(trips) == before
 
 

@@ -7,8 +7,8 @@
     unknown               a table without meta.backfill, or partitioned by another column: a person must decide
                           its scope (a gate in the plan).
   Returns [{model, unique_id, order, materialized, mapping, partition_by, parents}]. The CLI adds each one's
-  compiled_sql_sha256 (a run-operation sees no compiled SQL), which binds the cascade's approval to the SQL the
-  root's approver saw listed.
+  `binding` (a run-operation sees no compiled SQL): the SHA-256s of its compiled SQL, its file and its
+  meta.backfill, which bind the cascade's approval to what the root's approver saw listed.
 #}
 {% macro _downstream_models(root, partition_by) %}
   {% set models = graph.nodes.values() | selectattr('resource_type', 'equalto', 'model') | list %}

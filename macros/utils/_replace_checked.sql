@@ -171,8 +171,11 @@
 {% endmacro %}
 
 {# What reading `relation` would run besides reading it: PostgreSQL's row security (its policies run as whoever
-   reads) and columns of a type that is neither built in nor the target's own column type (a type's owner chooses
-   its output function and its casts). DuckDB and Spark have neither. #}
+   reads), columns of a type that is neither built in nor the target's own column type (a type's owner chooses
+   its output function and its casts), and anything the planner evaluates when it plans a read: an index (a
+   partial index's predicate, an expression), extended statistics, and child tables (read with it, each with its
+   own). dbt-backfill makes its stages and backups with CREATE TABLE AS: none of these. DuckDB and Spark have
+   none of them. #}
 {% macro default___code_on_read(relation, target_relation) %}
   {{ return([]) }}
 {% endmacro %}
@@ -183,6 +186,9 @@
   {% set rows = dbt_backfill._execute("select 'row security' from pg_catalog.pg_class where oid = " ~ oid
       ~ " and (relrowsecurity or relforcerowsecurity)"
       ~ " union all select 'policy ' || polname from pg_catalog.pg_policy where polrelid = " ~ oid
+      ~ " union all select 'index ' || indexrelid::regclass::text from pg_catalog.pg_index where indrelid = " ~ oid
+      ~ " union all select 'statistics ' || stxname from pg_catalog.pg_statistic_ext where stxrelid = " ~ oid
+      ~ " union all select 'child table ' || inhrelid::regclass::text from pg_catalog.pg_inherits where inhparent = " ~ oid
       ~ " union all select 'column ' || a.attname || ' of type ' || a.atttypid::regtype::text from pg_catalog.pg_attribute a"
       ~ " join pg_catalog.pg_type t on t.oid = a.atttypid where a.attrelid = " ~ oid ~ " and a.attnum > 0 and not a.attisdropped"
       ~ " and t.typnamespace <> 'pg_catalog'::regnamespace and a.atttypid not in (select atttypid from pg_catalog.pg_attribute"
@@ -216,8 +222,9 @@
 {# What runs when the target's rows are deleted or inserted besides the statement itself, as "trigger x on t",
    "check constraint y on t", ...: PostgreSQL's enabled user triggers and rules, foreign keys of other tables whose
    ON DELETE cascades or sets values, CHECK constraints (the table's, or its columns' domains') that call a function
-   that is not built in (a CHECK may call a volatile function, which may write), and row security (its policies run
-   as the applier, and may hide rows from the delete) — on the table and on every partition of it. Read before the
+   that is not built in (a CHECK may call a volatile function, which may write), indexes whose expression or
+   predicate does (evaluated on every insert), and row security (its policies run as the applier, and may hide
+   rows from the delete) — on the table and on every table that inherits from it (partitions included). Read before the
    partition's first write, after taking the table (and its partitions) in ROW EXCLUSIVE mode for the rest of the
    transaction (what its DELETE takes anyway): CREATE TRIGGER, ENABLE TRIGGER, a new constraint or foreign key,
    CREATE RULE, CREATE POLICY and ALTER TABLE ... ROW LEVEL SECURITY all wait for it, so none can appear before the
@@ -233,11 +240,21 @@
 {% macro postgres___hidden_writers(target_relation) %}
   {% do dbt_backfill._execute('lock table ' ~ target_relation ~ ' in row exclusive mode', fetch=false) %}
   {% set table = dbt_backfill._pg_oid(target_relation) %}
-  {% set calls_own_function = "exists (select from pg_catalog.pg_depend d join pg_catalog.pg_proc p on p.oid = d.refobjid"
-      ~ " where d.classid = 'pg_catalog.pg_constraint'::regclass and d.objid = con.oid"
-      ~ " and d.refclassid = 'pg_catalog.pg_proc'::regclass and p.pronamespace <> 'pg_catalog'::regnamespace)" %}
-  {% set rows = dbt_backfill._execute("with tree as (select " ~ table ~ " as relid union select relid from pg_catalog.pg_partition_tree("
-      ~ table ~ "::regclass)) "
+  {# an expression (a constraint's, an index's) that may run code someone chose: it depends on a function or an
+     operator that is not built in, or calls a built-in function that runs the SQL text it is given (the *_to_xml
+     family; a dependency on a built-in is not recorded, so its text is read) #}
+  {% set runs_code = "(exists (select from pg_catalog.pg_depend d where d.classid = {classid} and d.objid = {objid} and ("
+      ~ "(d.refclassid = 'pg_catalog.pg_proc'::regclass and exists (select from pg_catalog.pg_proc p where p.oid = d.refobjid"
+      ~ " and p.pronamespace <> 'pg_catalog'::regnamespace)) or (d.refclassid = 'pg_catalog.pg_operator'::regclass and"
+      ~ " exists (select from pg_catalog.pg_operator o where o.oid = d.refobjid and o.oprnamespace <> 'pg_catalog'::regnamespace))))"
+      ~ " or {definition} ~* '(query|cursor|table|schema|database)_to_xml')" %}
+  {% set constraint_runs_code = runs_code.format(classid="'pg_catalog.pg_constraint'::regclass", objid='con.oid',
+                                                 definition='pg_catalog.pg_get_constraintdef(con.oid)') %}
+  {% set index_runs_code = runs_code.format(classid="'pg_catalog.pg_class'::regclass", objid='i.indexrelid',
+                                            definition='pg_catalog.pg_get_indexdef(i.indexrelid)') %}
+  {# the table and every table that inherits from it, declarative partitions included (pg_inherits holds both) #}
+  {% set rows = dbt_backfill._execute("with recursive tree(relid) as (select " ~ table ~ " union select i.inhrelid from "
+      ~ "pg_catalog.pg_inherits i join tree on i.inhparent = tree.relid) "
       ~ "select 'trigger ' || tgname || ' on ' || tgrelid::regclass::text from pg_catalog.pg_trigger"
       ~ " where not tgisinternal and tgenabled <> 'D' and tgrelid in (select relid from tree)"
       ~ " union all select 'rule ' || rulename || ' on ' || ev_class::regclass::text from pg_catalog.pg_rewrite"
@@ -247,10 +264,12 @@
       ~ " union all select 'row security on ' || oid::regclass::text from pg_catalog.pg_class"
       ~ " where oid in (select relid from tree) and (relrowsecurity or relforcerowsecurity)"
       ~ " union all select 'check constraint ' || con.conname || ' on ' || con.conrelid::regclass::text from pg_catalog.pg_constraint con"
-      ~ " where con.contype = 'c' and con.conrelid in (select relid from tree) and " ~ calls_own_function
+      ~ " where con.contype = 'c' and con.conrelid in (select relid from tree) and " ~ constraint_runs_code
       ~ " union all select 'check constraint ' || con.conname || ' of domain ' || con.contypid::regtype::text"
       ~ " || ' (column ' || a.attname || ')' from pg_catalog.pg_attribute a join pg_catalog.pg_constraint con on con.contypid = a.atttypid"
-      ~ " where a.attrelid = " ~ table ~ " and a.attnum > 0 and not a.attisdropped and " ~ calls_own_function
+      ~ " where a.attrelid = " ~ table ~ " and a.attnum > 0 and not a.attisdropped and " ~ constraint_runs_code
+      ~ " union all select 'index ' || i.indexrelid::regclass::text from pg_catalog.pg_index i"
+      ~ " where i.indrelid in (select relid from tree) and " ~ index_runs_code
       ~ " order by 1").rows %}
   {% set writers = [] %}
   {% for row in rows %}{% do writers.append(row[0]) %}{% endfor %}

@@ -90,6 +90,17 @@ def sql_sha256(sql: str) -> str:
     return hashlib.sha256(sql.encode("utf-8")).hexdigest()
 
 
+def code_binding(node: Any, compiled_sql: str) -> dict[str, str]:
+    """What a model runs, as a plan records it in `code` and a root's plan for each downstream model: its compiled
+    SQL, its SQL file (dbt's checksum: the config() block renders to no SQL) and its meta.backfill (the contract
+    its own plan resolves: partition column, key, checks), each as a SHA-256. A cascade approves a downstream plan
+    in the root approver's name only while all three are what the root's approver saw."""
+    meta = (node.config.meta or node.meta or {}).get("backfill")
+    return {"compiled_sql_sha256": sql_sha256(compiled_sql),
+            "model_file_sha256": node.checksum.checksum if node.checksum else "",
+            "meta_backfill_sha256": sql_sha256(json.dumps(meta, sort_keys=True, default=str))}
+
+
 @dataclass(frozen=True)
 class ModelNode:
     unique_id: str
@@ -100,11 +111,10 @@ class ModelNode:
     meta_backfill: Mapping[str, Any] | None
     dbt_version: str
     adapter_type: str
-    file_sha256: str = ""  # dbt's checksum of the model's SQL file
-    # sha256 of the compiled SQL of each model downstream, by unique_id, compiled by the same invocation: the
-    # binding an `apply --cascade` checks before it approves a downstream plan in the root approver's name. A
-    # downstream model that did not compile is absent (the cascade then stops there for a person).
-    downstream_compiled_sha256: Mapping[str, str] = field(default_factory=dict)
+    binding: Mapping[str, str] = field(default_factory=dict)  # code_binding of the model
+    # code_binding of each model downstream, by unique_id, compiled by the same invocation. A downstream model that
+    # did not compile is absent (the cascade then stops there for a person).
+    downstream_bindings: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
 
 class DbtRunner:
@@ -212,9 +222,9 @@ class DbtRunner:
             meta_backfill=meta.get("backfill"),
             dbt_version=manifest.metadata.dbt_version or "",
             adapter_type=adapter_type,
-            file_sha256=node.checksum.checksum if node.checksum else "",
-            downstream_compiled_sha256={
-                unique_id: sql_sha256(result.node.compiled_code) for unique_id, result in results.items()
+            binding=code_binding(node, compiled_node.compiled_code or ""),
+            downstream_bindings={
+                unique_id: code_binding(result.node, result.node.compiled_code) for unique_id, result in results.items()
                 if unique_id != node.unique_id and str(result.status) == "success" and result.node.compiled_code},
         )
 

@@ -6,7 +6,8 @@ with that list in it, so the approval covers the cascade on one condition: each 
 come out SAFE TO RUN — two equal builds, its reconciliation gates passed, nothing to restructure. Such a plan is
 approved in the root approver's name ("<name> (cascade of <run>)") and applied, if it still compiles to the SQL
 the root's packet lists (the sha256 of its compiled SQL, compiled with the root and bound by the root's approval:
-an edit of its file, of a macro it calls or of a var it reads changes it); anything else stops the cascade
+an edit of its file, of a macro it calls or of a var it reads changes it), its SQL file and its meta.backfill are
+still the ones listed (dbt_runner.code_binding); anything else stops the cascade
 with the downstream packet left for a person to review. A model whose partitions do not map onto the root's is
 never rebuilt automatically: it is reported.
 """
@@ -22,6 +23,9 @@ from dbt_backfill.packet import Approval, Packet
 from dbt_backfill.workflow.apply import ApplyResult, apply
 from dbt_backfill.workflow.audit import record_refusal
 from dbt_backfill.workflow.plan import PlanRequest, plan
+
+# what a downstream model runs, as the root's plan bound it (dbt_runner.code_binding)
+BINDING = ("compiled_sql_sha256", "model_file_sha256", "meta_backfill_sha256")
 
 
 @dataclass(frozen=True)
@@ -68,13 +72,13 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
                                   refused.details) from None
         except BackfillError as error:
             raise BackfillError(f"cascade stopped at {model}: {error} {stopped}") from None
-        bound, now_compiled = downstream.get("compiled_sql_sha256"), child.packet.code.get("compiled_sql_sha256")
-        if not bound or now_compiled != bound:
-            refused = BackfillRefused("cascade_model_changed", f"cascade stopped at {model}: its compiled SQL changed "
-                                                               f"after the root was planned (sha256 "
-                                                               f"{str(bound)[:12]}… listed in the root's approved "
-                                                               f"packet, {str(now_compiled)[:12]}… now: its file, a "
-                                                               f"macro or a var it uses), so the root's approval does "
+        bound = downstream.get("binding") or {}
+        changed = [name for name in BINDING if not bound.get(name) or child.packet.code.get(name) != bound[name]]
+        if changed:
+            refused = BackfillRefused("cascade_model_changed", f"cascade stopped at {model}: what it runs changed after "
+                                                               f"the root was planned ({', '.join(changed)} differ from "
+                                                               f"the root's approved packet: its file, a macro, a var "
+                                                               f"or its meta.backfill), so the root's approval does "
                                                                f"not cover it; the packet {child.path} needs a "
                                                                f"person's review. {stopped}")
             record_refusal(runner, child.packet.target, child.packet.run_id, model, refused)

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from dbt_backfill import __version__
-from dbt_backfill.dbt_runner import DbtRunner, ModelNode, sql_sha256
+from dbt_backfill.dbt_runner import DbtRunner, ModelNode
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Changes, Packet, PartitionPlan, RelationRef
@@ -166,8 +166,7 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
           run_id: str, now: dt.datetime) -> PlanResult:
     path = request.out or (Path(runner.options.project_dir) / "backfills" / f"{node.name}__{run_id}.yml")
     code = {
-        "compiled_sql_sha256": sql_sha256(node.compiled_sql),
-        "model_file_sha256": node.file_sha256,
+        **node.binding,
         "git_commit": _git_commit(runner.options.project_dir),
         "dbt_backfill_version": __version__,
         "dbt_version": node.dbt_version,
@@ -246,9 +245,9 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
         cost=result["cost"],
         gates=tuple(result["gates"]),
         control=result["control"],
-        # each downstream model bound by its compiled SQL, compiled with the root: a cascade approves its plan in
-        # the root approver's name only while it compiles to the same SQL (the file, a macro, a var unchanged)
-        downstream=tuple({**entry, "compiled_sql_sha256": node.downstream_compiled_sha256.get(entry["unique_id"])}
+        # each downstream model bound by what it runs, compiled with the root (code_binding): a cascade approves its
+        # plan in the root approver's name only while that is unchanged
+        downstream=tuple({**entry, "binding": dict(node.downstream_bindings.get(entry["unique_id"], {}))}
                          for entry in result["downstream"]),
         batch_size=request.batch_size,
         cascade_of=dict(request.cascade_of) if request.cascade_of else None,
