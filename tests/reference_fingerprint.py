@@ -1,4 +1,4 @@
-"""The canonical fingerprint algorithm (dbt_backfill/v2) written out in Python from its documentation, to check
+"""The canonical fingerprint algorithm (dbt_backfill/v3) written out in Python from its documentation, to check
 the SQL byte for byte. Input: rows as lists of canonical texts (None for NULL), columns in name order."""
 from __future__ import annotations
 

@@ -135,12 +135,12 @@ def test_keys_and_totals_are_counted(fp):
     keys = fp["keys"]
     assert (keys["row_count"], keys["null_keys"], keys["duplicate_keys"]) == (4, 1, 1)
     assert keys["totals"] == {"v": "10.75"}
-    assert keys["algorithm"] == "dbt_backfill/v2"
+    assert keys["algorithm"] == "dbt_backfill/v3"
 
 
 def test_floats_mark_the_fingerprint_as_engine_specific(canon, fp):
-    assert fp["floats"]["algorithm"] == f"dbt_backfill/v2+float:{canon.adapter}"
-    assert fp["keys"]["algorithm"] == "dbt_backfill/v2"
+    assert fp["floats"]["algorithm"] == f"dbt_backfill/v3+float:{canon.adapter}"
+    assert fp["keys"]["algorithm"] == "dbt_backfill/v3"
 
 
 # The same logical rows, physically different on each engine: column order, numeric scale, row order, the instant

@@ -130,6 +130,22 @@ def test_keys_added_and_removed_are_sampled(planned):
     assert changes["2026-03-02"]["added_keys"] == ["1001"] and changes["2026-03-02"]["added"] == 1
 
 
+def test_a_business_key_holding_the_partition_column_cannot_see_a_move_and_the_review_says_so(planned):
+    # trip 1001 moves from 2026-03-01 to 2026-03-02; keyed (trip_id, trip_date), its new row has another key
+    out = planned.dir / "backfills" / "moved_keyed_by_day.yml"
+    result = planned.plan("fct_trips_variant", ["2026-03-01"], "--out", str(out), "--vars", "{move_trip: 1001}",
+                          "--business-key", "trip_id,trip_date")
+    assert result.returncode == 0, result.output
+    review = yaml.safe_load(out.read_text())["review"]
+    idempotent = review["checks"][1]
+    assert idempotent["severity"] == "warn" and review["verdict"] == "RESTRUCTURE FIRST"
+    assert idempotent["finding"].startswith("1 key(s) removed from 2026-03-01, and the business key holds the "
+                                            "partition column trip_date"), idempotent
+    assert "a move cannot be told from a deletion" in idempotent["finding"]
+    assert "a move cannot be told from a deletion" in out.with_suffix(".md").read_text()
+    assert planned.rows() == planned.published
+
+
 def test_reconciliation_gates_are_evaluated_per_partition_and_recorded(planned):
     gates = planned.seed["gates"]
     kinds = sorted({g["check"] for g in gates})

@@ -115,6 +115,11 @@ CASES = [
     Case("key moved to a partition outside the scope", plan("fct_trips_variant", "2026-03-02", "--vars",
                                                            "{move_trip: 1005}"), 3,
          "trip_id=1005 in 2026-03-02 and in 2026-03-01", above_the_engine=True),
+    # the mirror: the partition the row left is named, the one a full build places it in is not
+    Case("key moved out to a partition not named", plan("fct_trips_variant", "2026-03-01", "--vars",
+                                                        "{move_trip: 1005}"), 3,
+         "trip_id=1005 leaves 2026-03-01 for 2026-03-02); replacing the named partitions alone would leave them in "
+         "no partition. Add 2026-03-02 to --partitions"),
     # 3. scope
     Case("empty stage where the target has rows", plan("fct_trips_variant", "2026-03-03", "--vars",
                                                        "{drop_day: '2026-03-03'}"), 3,

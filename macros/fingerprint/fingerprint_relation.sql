@@ -1,6 +1,6 @@
 {#
   The canonical fingerprint of a relation, or of the rows of it that `where` selects (one partition).
-  Algorithm dbt_backfill/v2:
+  Algorithm dbt_backfill/v3 (v2 with every type's text unambiguous: see canonical_text):
 
     row digest       = sha256(canonical text of the material columns, by name order, joined by '|')
     row checksum     = the row digest's first 15 hex digits as an integer (60 bits)
@@ -27,10 +27,13 @@
 {% macro default__fingerprint_relation(relation, columns, key_columns, additive_columns, where, count_duplicate_keys) %}
   {% set string_type = dbt.type_string() %}
   {% set row_fields = [] %}
-  {% set has_float = [] %}
+  {% set engine_specific = [] %}
   {% for column in columns %}
     {% do row_fields.append(dbt_backfill.canonical_text(column.name, column.data_type)) %}
-    {% if dbt_backfill._type_family(column.data_type) == 'float' %}{% do has_float.append(column.name) %}{% endif %}
+    {% set family = dbt_backfill._type_family(column.data_type) %}
+    {% if family in dbt_backfill._engine_specific_families() and family not in engine_specific %}
+      {% do engine_specific.append(family) %}
+    {% endif %}
   {% endfor %}
   {% set null_key_tests = [] %}
   {% for column in key_columns %}{% do null_key_tests.append(adapter.quote(column.name) ~ ' is null') %}{% endfor %}
@@ -78,7 +81,8 @@
   {% for column in additive_columns %}
     {% do totals.update({column.name | lower: row['total_' ~ loop.index] | string}) %}
   {% endfor %}
-  {% set algorithm = 'dbt_backfill/v2' ~ ('+float:' ~ adapter.type() if has_float else '') %}
+  {# dbt_backfill/v3, or dbt_backfill/v3+float,other:postgres when a column's text is the engine's own #}
+  {% set algorithm = 'dbt_backfill/v3' ~ (('+' ~ (engine_specific | sort | join(',')) ~ ':' ~ adapter.type()) if engine_specific else '') %}
   {{ return({
       'row_count': row['row_count'] | int,
       'null_keys': row['null_keys'] | int,

@@ -11,7 +11,10 @@
 {% endmacro %}
 
 {% macro postgres__pin_session() %}
-  {% do dbt_backfill._pin_settings({'TimeZone': 'UTC', 'DateStyle': 'ISO, YMD', 'extra_float_digits': '1'}) %}
+  {# IntervalStyle and lc_monetary decide how an interval and a money value print (both are 'other' types, written
+     as PostgreSQL prints them) #}
+  {% do dbt_backfill._pin_settings({'TimeZone': 'UTC', 'DateStyle': 'ISO, YMD', 'extra_float_digits': '1',
+                                    'IntervalStyle': 'postgres', 'lc_monetary': 'C'}) %}
 {% endmacro %}
 
 {# DuckDB: timestamptz renders through an explicit UTC conversion; the time zone is pinned anyway so that nothing

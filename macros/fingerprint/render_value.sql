@@ -1,5 +1,6 @@
 {# SQL text of a non-null value of a type family ('text', 'integer', 'decimal', 'boolean', 'date', 'timestamp',
-   'timestamptz', 'uuid', 'float', 'other'), in the canonical form canonical_text documents. #}
+   'timestamptz', 'uuid', 'binary', 'float', 'nested', 'other'), in the canonical form canonical_text documents,
+   before canonical_text escapes it. #}
 {% macro render_value(quoted_column, family) %}
   {{ return(adapter.dispatch('render_value', 'dbt_backfill')(quoted_column, family)) }}
 {% endmacro %}
@@ -15,8 +16,11 @@
     {{ return("trim_scale(" ~ quoted_column ~ ")::text") }}
   {%- elif family == 'uuid' -%}
     {{ return("lower(" ~ quoted_column ~ "::text)") }}
+  {%- elif family == 'binary' -%}
+    {{ return("encode(" ~ quoted_column ~ ", 'hex')") }}
   {%- else -%}
-    {# text, integer, boolean (true/false), date, timestamp, timestamptz (UTC, +00), float, other #}
+    {# text, integer, boolean (true/false), date, timestamp, timestamptz (UTC, +00), float, and everything else
+       as PostgreSQL prints it (arrays quote their elements; IntervalStyle and lc_monetary are pinned) #}
     {{ return(quoted_column ~ "::text") }}
   {%- endif -%}
 {% endmacro %}
@@ -32,21 +36,31 @@
     {{ return("cast(" ~ quoted_column ~ " at time zone 'UTC' as varchar) || '+00'") }}
   {%- elif family == 'uuid' -%}
     {{ return("lower(" ~ as_text ~ ")") }}
+  {%- elif family == 'binary' -%}
+    {{ return("lower(hex(" ~ quoted_column ~ "))") }}
+  {%- elif family == 'nested' -%}
+    {# a list's text leaves some strings unquoted (['a, b', c]): its JSON quotes and escapes every string #}
+    {{ return("cast(to_json(" ~ quoted_column ~ ") as varchar)") }}
   {%- else -%}
-    {# text, integer, boolean (true/false), date (ISO), timestamp, float, other #}
+    {# text (and enum labels), integer, boolean (true/false), date (ISO), timestamp, float, other #}
     {{ return(as_text) }}
   {%- endif -%}
 {% endmacro %}
 
-{# Spark: TIMESTAMP is an instant (Spark's TIMESTAMP_NTZ is the naive kind, reported as its own type and rendered
-   by the engine's text as a naive timestamp), so it renders in UTC with +00, as a timestamptz does elsewhere;
-   pin_session sets the session time zone to UTC, in which Spark prints it. Spark has no trim_scale(). #}
+{# Spark: TIMESTAMP is an instant (_type_family names it timestamptz; TIMESTAMP_NTZ, the naive kind, is timestamp),
+   so it renders in UTC with +00; pin_session sets the session time zone to UTC, in which Spark prints it. Spark has
+   no trim_scale(). #}
 {% macro spark__render_value(quoted_column, family) %}
   {%- set as_text = "cast(" ~ quoted_column ~ " as string)" -%}
   {%- if family == 'decimal' -%}
     {{ return("case when instr(" ~ as_text ~ ", '.') > 0 then trim(trailing '.' from trim(trailing '0' from " ~ as_text ~ ")) else " ~ as_text ~ " end") }}
-  {%- elif family in ('timestamp', 'timestamptz') -%}
+  {%- elif family == 'timestamptz' -%}
     {{ return(as_text ~ " || '+00'") }}
+  {%- elif family == 'binary' -%}
+    {{ return("lower(hex(" ~ quoted_column ~ "))") }}
+  {%- elif family == 'nested' -%}
+    {# cast(map as string) writes {a -> 1, b -> 2} with its strings unquoted: to_json quotes and escapes them #}
+    {{ return("to_json(" ~ quoted_column ~ ")") }}
   {%- else -%}
     {# text, integer, boolean (true/false), date (ISO), timestamp_ntz, float, other #}
     {{ return(as_text) }}

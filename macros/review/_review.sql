@@ -32,6 +32,9 @@
   {% endif %}
 
   {% set differing = partitions | rejectattr('builds_equal') | map(attribute='value') | list %}
+  {% set removed_keys = [] %}
+  {% set losing = [] %}
+  {% for p in partitions if p.changes.removed > 0 %}{% do removed_keys.append(p.changes.removed) %}{% do losing.append(p.value) %}{% endfor %}
   {% set broken = [] %}
   {% for p in partitions if p.builds.a.null_keys or p.builds.a.duplicate_keys %}{% do broken.append(p.value) %}{% endfor %}
   {% if differing %}
@@ -46,6 +49,17 @@
     {% do checks.append({'check': 'Idempotent writes', 'severity': 'block',
         'finding': (plan.key_collisions | length) ~ ' key(s) would sit in two partitions (a row moved and only one side is named)',
         'safe_alternative': 'name every partition the rows moved between'}) %}
+  {% elif plan.keys_moved_out %}
+    {% set moved_to = plan.keys_moved_out | map(attribute='moved_to') | unique | sort | list %}
+    {% do checks.append({'check': 'Idempotent writes', 'severity': 'block',
+        'finding': (plan.keys_moved_out | length) ~ ' key(s) leave ' ~ plan.keys_moved_out | map(attribute='partition') | unique | sort | join(', ')
+                   ~ ' for ' ~ moved_to | join(', ') ~ ', which the plan does not name: after the backfill they would be in no partition',
+        'safe_alternative': 'add ' ~ moved_to | join(', ') ~ ' to the partitions'}) %}
+  {% elif plan.key_holds_partition and removed_keys %}
+    {% do checks.append({'check': 'Idempotent writes', 'severity': 'warn',
+        'finding': removed_keys | sum ~ ' key(s) removed from ' ~ losing | join(', ') ~ ', and the business key holds the partition column '
+                   ~ plan.partition_by ~ ': a row that moved to a partition not named has another key there, so a move cannot be told from a deletion',
+        'safe_alternative': 'check the removed keys were deleted at the source, or name the partitions their rows moved to'}) %}
   {% else %}
     {% do checks.append({'check': 'Idempotent writes', 'severity': 'ok',
         'finding': 'each partition is replaced whole ' ~ writes.unit ~ ' from a build made twice with equal fingerprints; a rerun skips partitions already equal to the approval',

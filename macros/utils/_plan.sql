@@ -5,7 +5,7 @@
   target's current partitions and a control partition outside the scope, read the live job's watermark,
   estimate the cost from the planner, build every partition twice (all a, then all b, one transaction each),
   fingerprint both builds, summarise the changes (bucket digests first), find business keys that would land in
-  two partitions, predict the watermark, evaluate the reconciliation gates, read the source a third time, list
+  two partitions and keys a named partition loses to one that is not named, predict the watermark, evaluate the reconciliation gates, read the source a third time, list
   the models downstream, review the six checks and write the plan document. The target is only read.
   Returns the plan as a dict; the caller emits it or records it.
 #}
@@ -124,6 +124,23 @@
   {% endif %}
   {% set gates = dbt_backfill._reconciliation_gates(checks, target_relation, scope, planned) %}
   {% do dbt_backfill._commit() %}
+  {# the mirror of the collisions: a key a named partition loses may have moved to a partition that is not named.
+     Where the key holds the partition column, a moved row has another key and cannot be told from a deleted one
+     (the review says so). #}
+  {% set key_holds_partition = (scope.partition_column.name | lower) in (scope.key_columns | map(attribute='name') | map('lower') | list) %}
+  {% set losing = [] %}
+  {% for p in planned if p.changes.removed > 0 %}{% do losing.append({'value': p.value, 'relation': p.stage_relation}) %}{% endfor %}
+  {% set moved_out = [] %}
+  {% if losing and not key_holds_partition %}
+    {% do dbt_backfill._step('looking for the rows partition(s) ' ~ losing | map(attribute='value') | join(', ') ~ ' lose',
+        'looking where a full build places the keys partition(s) ' ~ losing | map(attribute='value') | join(', ')
+        ~ ' lose failed (see the error below). The stages are left in ' ~ stage_schema ~ '; no packet was written '
+        ~ 'and the target is unchanged.') %}
+    {% do dbt_backfill._unpin_session() %}
+    {% set moved_out = dbt_backfill.keys_moved_out(target_relation, model_sql, losing, scope, partitions) %}
+    {% do dbt_backfill._commit() %}
+    {% do dbt_backfill.pin_session() %}
+  {% endif %}
   {% for partition in planned %}{% do partition.pop('stage_relation') %}{% endfor %}
 
   {% set after_read = dbt_backfill._fingerprint_sources(sources) %}
@@ -163,6 +180,8 @@
       'source': {'relations': source_names, 'reads': [first_read, second_read], 'after_build': after_read},
       'partitions': planned,
       'key_collisions': collisions,
+      'keys_moved_out': moved_out,
+      'key_holds_partition': key_holds_partition,
       'watermark': watermark_plan,
       'emptied': emptied,
       'allowances': allowances,

@@ -1,12 +1,18 @@
 {#
   The canonical-text family of a column type, across the type names PostgreSQL, DuckDB and Spark report
   (e.g. 'numeric(10,2)' / 'DECIMAL(10,2)', 'timestamp with time zone' / 'TIMESTAMP WITH TIME ZONE').
-  The leaves of canonical_text render each family; anything unlisted renders as the engine's own text.
+  The leaves of render_value render each family; canonical_text escapes every family whose text may hold \ or |.
 #}
 {% macro _type_family(data_type) %}
   {# a collation is not part of the family: Spark 4 reports a collated string as `string collate UTF8_LCASE` #}
-  {% set t = (data_type | lower).split(' collate ')[0].split('(')[0] | trim %}
-  {% if t in ('text', 'character varying', 'varchar', 'character', 'char', 'bpchar', 'string', 'name', 'citext') %}
+  {% set full = (data_type | lower).split(' collate ')[0] | trim %}
+  {% set t = full.split('(')[0] | trim %}
+  {# nested first: DuckDB's `varchar[]`, `integer[3]`, `struct(...)`, `map(...)`, `union(...)`; Spark's `array<...>`,
+     `map<...>`, `struct<...>`. PostgreSQL reports its arrays as `ARRAY` and prints them unambiguously (quoted
+     elements): those stay 'other'. #}
+  {% if full.endswith(']') or t in ('struct', 'map', 'union', 'list') or modules.re.match('^(array|map|struct)<', full) %}
+    {{ return('nested') }}
+  {% elif t in ('text', 'character varying', 'varchar', 'character', 'char', 'bpchar', 'string', 'name', 'citext', 'enum') %}
     {{ return('text') }}
   {% elif t in ('smallint', 'integer', 'bigint', 'int', 'int2', 'int4', 'int8', 'tinyint', 'hugeint',
                 'utinyint', 'usmallint', 'uinteger', 'ubigint', 'uhugeint') %}
@@ -17,7 +23,10 @@
     {{ return('boolean') }}
   {% elif t == 'date' %}
     {{ return('date') }}
-  {% elif t in ('timestamp', 'timestamp without time zone', 'datetime', 'timestamp_us') %}
+  {# Spark's TIMESTAMP is an instant (a timestamptz) and its TIMESTAMP_NTZ the naive kind #}
+  {% elif t == 'timestamp' and adapter.type() == 'spark' %}
+    {{ return('timestamptz') }}
+  {% elif t in ('timestamp', 'timestamp without time zone', 'datetime', 'timestamp_us', 'timestamp_ntz') %}
     {{ return('timestamp') }}
   {% elif t in ('timestamp with time zone', 'timestamptz') %}
     {{ return('timestamptz') }}
@@ -25,7 +34,20 @@
     {{ return('uuid') }}
   {% elif t in ('real', 'double precision', 'float', 'float4', 'float8', 'double') %}
     {{ return('float') }}
+  {% elif t in ('bytea', 'blob', 'binary', 'varbinary', 'bytes') %}
+    {{ return('binary') }}
   {% else %}
     {{ return('other') }}
   {% endif %}
+{% endmacro %}
+
+{# The families whose canonical text is made only of digits, letters, '-', '+', ':', '.' and spaces: written as
+   they are. Every other family is escaped by canonical_text. #}
+{% macro _families_without_separators() %}
+  {{ return(['integer', 'decimal', 'boolean', 'date', 'timestamp', 'timestamptz', 'uuid', 'binary', 'float']) }}
+{% endmacro %}
+
+{# The families with no text common to engines: a fingerprint over one of them compares only on its own engine. #}
+{% macro _engine_specific_families() %}
+  {{ return(['float', 'nested', 'other']) }}
 {% endmacro %}

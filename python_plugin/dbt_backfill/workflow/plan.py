@@ -137,6 +137,18 @@ def _check_keys_and_watermark(result: Mapping[str, Any], business_key: Sequence[
             f"partitions and only one side is named. Name every partition it moved between. The stages are left in "
             f"{result['stage_schema']}; no packet was written and the target is unchanged.",
             {"collisions": collisions})
+    moved_out = result.get("keys_moved_out") or []
+    if moved_out:
+        described = "; ".join(f"{'|'.join(business_key)}={m['key']} leaves {m['partition']} for {m['moved_to']}"
+                              for m in moved_out)
+        to_add = sorted({m["moved_to"] for m in moved_out})
+        raise BackfillRefused(
+            "key_moved_out_of_scope",
+            f"rows would be lost: a full build of the model places these keys in partitions the plan does not name "
+            f"({described}); replacing the named partitions alone would leave them in no partition. Add "
+            f"{', '.join(to_add)} to --partitions. The stages are left in {result['stage_schema']}; no packet was "
+            f"written and the target is unchanged.",
+            {"moved_out": moved_out, "partitions_to_add": to_add})
     watermark = result.get("watermark")
     if watermark and watermark["raised"] and not allow_watermark_move:
         raise BackfillRefused(
