@@ -57,7 +57,18 @@ def test_the_written_plan_has_every_heading_in_order_and_is_saved_beside_the_pac
     # the seed's change, old -> new, and the control partition outside the scope
     assert "trip_id 1003: fare 30.00 → 12.00" in document
     assert "**Control:** 2026-02-28" in document
+    # the rule meta.backfill.order_by declares, stated, not assumed
+    assert "one row per `trip_id`, the version kept is the first by `updated_at` descending (the highest wins)." in document
     assert planned.rows() == planned.published
+
+
+def test_an_order_by_without_a_direction_is_stated_as_such(planned):
+    out = planned.dir / "backfills" / "undirected.yml"
+    result = planned.plan("fct_trips", DAYS[:1], "--out", str(out), "--order-by", "updated_at")
+    assert result.returncode == 0, result.output
+    document = out.with_suffix(".md").read_text()
+    assert ("the version kept is the first by `updated_at` (no direction declared for updated_at: which version wins "
+            "is not stated; declare asc or desc in meta.backfill.order_by)") in document
 
 
 def test_the_seed_review_is_safe_to_run_on_six_checks(planned):

@@ -131,6 +131,12 @@ CASES = [
     Case("partition value of the wrong type", plan("fct_trips", "2026-03-01,last tuesday"), 1,
          'partition value "last tuesday" is not a valid'),
     Case("partition named twice", plan("fct_trips", "2026-03-01,2026-03-01"), 1, "named more than once", engine_free=True),
+    Case("partition named twice in two spellings", plan("fct_trips", "2026-3-2,2026-03-02"), 1,
+         'partition value "2026-3-2" becomes "2026-03-02" as a'),
+    Case("order_by with a direction that is not asc or desc", plan("fct_trips", DAYS, "--order-by", "updated_at newest"),
+         1, "'updated_at newest' is not a column optionally followed by asc or desc", engine_free=True),
+    Case("order_by naming a column the model lacks", plan("fct_trips", DAYS, "--order-by", "loaded_at desc"), 1,
+         "has no column loaded_at (named as order_by)"),
     Case("timestamp partition column", plan("fct_trips", "2026-03-01", "--partition-by", "updated_at"), 1,
          "a partition column must hold whole partition values"),
     # 4. approval integrity

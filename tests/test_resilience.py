@@ -7,7 +7,9 @@ Fault points (macros/utils/_fault_point.sql) stop an operation at a named place:
 advisory lock the test holds, on DuckDB it runs a long query; the test sees it arrive in dbt's log (no sleeps)."""
 from __future__ import annotations
 
+import getpass
 import json
+import re
 import os
 import signal
 import subprocess
@@ -224,6 +226,19 @@ def test_clean_keeps_backups_while_a_rollback_is_possible(trips):
     assert [t for t in trips.tables_in("analytics_backfill") if t.endswith("_backup")]
     assert trips.backfill("clean", str(path), "--drop-backups").returncode == 0
     assert trips.tables_in("analytics_backfill") == ["dbt_backfill_audit"]
+
+    # the rollback is gone, and says why from the audit trail: not "changed after the apply"
+    applied = trips.rows()
+    assert trips.backfill("verify", str(path)).returncode == 0
+    rolled = trips.backfill("rollback", str(path))
+    assert rolled.returncode == 3, rolled.output
+    message = rolled.stderr.strip().splitlines()[0]
+    assert re.search(r"^refused: partition 2026-03-01 cannot be rolled back: its backup \S+__p0_backup was dropped by "
+                     r"`dbt-backfill clean --drop-backups` at 20\d\d-\d\d-\d\d \d\d:\d\d:\d\d\S* by " + re.escape(getpass.getuser())
+                     + r"\. The partition holds the approved rows \(as applied; sha256 [0-9a-f]{12}… now\)\. Partitions "
+                     r"restored before it: none; this partition and the rest are unchanged\.", message), message
+    assert "changed after the apply" not in rolled.stderr
+    assert trips.rows() == applied
 
 
 # a DuckDB file cannot be read by another process while apply holds it

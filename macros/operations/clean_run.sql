@@ -4,9 +4,10 @@
   The packet is checked first (_check_packet): only relations named for this run, in its stage schema, are
   dropped, each as a table and without CASCADE (a view someone built on a stage makes the drop fail, it is not
   dropped with it). Takes the table's backfill lock, as apply and rollback do: a clean never runs beside them.
+  The audit row (`cleaned`) names what was dropped and `cleaned_by` (the user the CLI runs as).
 #}
 {% macro clean_run(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
-                   drop_backups=false, packet_sha256=none) %}
+                   drop_backups=false, packet_sha256=none, cleaned_by=none) %}
   {% do dbt_backfill._check_packet(model, target, run_id, partitions, packet_sha256, 'Nothing was dropped.') %}
   {% do dbt_backfill.pin_session() %}
   {% set target_relation = dbt_backfill._target_relation(target) %}
@@ -39,8 +40,10 @@
     {% endfor %}
   {% endfor %}
   {% do dbt_backfill._ensure_audit_table(target_relation) %}
-  {% do dbt_backfill.record_audit_event(target_relation, 'cleaned', run_id, {'model': model, 'outcome': 'dropped ' ~ dropped | length ~ ' relations',
-                                                                           'detail': dropped | join(', ')}) %}
+  {# detail {dropped, by}: a rollback that finds a backup gone says when, and by whom, clean dropped it #}
+  {% do dbt_backfill.record_audit_event(target_relation, 'cleaned', run_id, {'model': model,
+      'outcome': 'dropped ' ~ dropped | length ~ ' relations' ~ (' (backups included: --drop-backups)' if drop_backups else ''),
+      'detail': {'dropped': dropped, 'by': cleaned_by}}) %}
   {% do dbt_backfill._commit() %}
   {% do dbt_backfill._emit_result('cleaned', {'run_id': run_id, 'dropped': dropped}) %}
 {% endmacro %}

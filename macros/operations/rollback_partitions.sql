@@ -22,10 +22,23 @@
     {% endif %}
     {% set backup_relation = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
                                                   identifier=partition.backup.identifier) %}
-    {% if not dbt_backfill._same_fingerprint(current, partition.fingerprint) or backup_relation is none %}
+    {% set as_approved = dbt_backfill._same_fingerprint(current, partition.fingerprint) %}
+    {% if backup_relation is none %}
+      {% set dropped = dbt_backfill._backup_dropped_by_clean(target_relation, run_id, partition.backup) %}
+      {% do dbt_backfill._refuse('backup_gone',
+          'partition ' ~ partition.value ~ ' cannot be rolled back: its backup ' ~ dbt_backfill._relation_name(partition.backup)
+          ~ (' was dropped by `dbt-backfill clean --drop-backups` at ' ~ dropped.at ~ (' by ' ~ dropped.by if dropped.by else '')
+             if dropped else ' is gone, and no clean of this run recorded dropping it (it was dropped outside dbt-backfill)')
+          ~ '. The partition ' ~ ('holds the approved rows (as applied; sha256 ' if as_approved else 'is neither as planned nor as approved (sha256 ')
+          ~ current.sha256[:12] ~ '… now). Partitions restored before it: ' ~ (restored | join(', ') or 'none')
+          ~ '; this partition and the rest are unchanged.',
+          {'partition': partition.value, 'actual': current, 'restored': restored, 'as_approved': as_approved,
+           'dropped_by_clean': dropped}) %}
+    {% endif %}
+    {% if not as_approved %}
       {% do dbt_backfill._refuse('target_changed',
           'partition ' ~ partition.value ~ ' is neither as planned nor as approved (sha256 ' ~ current.sha256[:12] ~ '… now)'
-          ~ (', and its backup is gone' if backup_relation is none else '') ~ ': it changed after the apply, so restoring '
+          ~ ': it changed after the apply, so restoring '
           ~ 'the backup would overwrite that change. Partitions restored before it: ' ~ (restored | join(', ') or 'none')
           ~ '; this partition and the rest are unchanged.', {'partition': partition.value, 'actual': current, 'restored': restored}) %}
     {% endif %}
@@ -42,4 +55,24 @@
     {% do dbt_backfill._emit_result('partition_restored', {'value': partition.value, 'fingerprint': after}) %}
   {% endfor %}
   {% do dbt_backfill._emit_result('rolled_back', {'run_id': run_id, 'restored': restored}) %}
+{% endmacro %}
+
+{# The `cleaned` audit row of this run that dropped `backup_ref`: {at, by}, or none. Read from the audit trail, so a
+   rollback says what happened to the backup rather than guessing. #}
+{% macro _backup_dropped_by_clean(target_relation, run_id, backup_ref) %}
+  {% set audit = dbt_backfill._audit_relation(target_relation) %}
+  {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is none %}
+    {{ return(none) }}
+  {% endif %}
+  {# the packet may leave the database out of the backup's reference: compared by schema and name #}
+  {% set name = backup_ref.schema ~ '.' ~ backup_ref.identifier %}
+  {% set rows = dbt_backfill._execute('select cast(recorded_at as ' ~ dbt.type_string() ~ ') as recorded_at, detail from ' ~ audit
+      ~ ' where run_id = ' ~ dbt_backfill._sql_literal(run_id) ~ " and event = 'cleaned' order by recorded_at desc").rows %}
+  {% for row in rows %}
+    {% set detail = fromjson(row['detail']) if (row['detail'] or '').startswith('{') else {} %}
+    {% for dropped in detail.get('dropped', []) if dropped == name or dropped.endswith('.' ~ name) %}
+      {{ return({'at': row['recorded_at'], 'by': detail.get('by')}) }}
+    {% endfor %}
+  {% endfor %}
+  {{ return(none) }}
 {% endmacro %}

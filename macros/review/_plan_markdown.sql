@@ -36,7 +36,7 @@
   {% do l.append('## Scope') %}
   {% do l.append('') %}
   {% do l.append('- **Root dataset:** `' ~ plan.target_name ~ '` (dbt model `' ~ plan.model ~ '`, ' ~ plan.adapter ~ '); grain: one row per `'
-      ~ plan.business_key | join(', ') ~ '`' ~ (', newest by `' ~ plan.order_by | join(', ') ~ '`' if plan.order_by else '') ~ '.') %}
+      ~ plan.business_key | join(', ') ~ '`' ~ dbt_backfill._kept_version(plan.order_by) ~ '.') %}
   {% do l.append('- **Partitions:** ' ~ values | join(', ') ~ ' of `' ~ plan.partition_by ~ '` (' ~ plan.partition_type
       ~ '; a partition is one value of the column, so no time zone or daylight-saving boundary applies).') %}
   {% do l.append('- **Code:** compiled SQL sha256 `' ~ plan.code.compiled_sql_sha256[:12] ~ '…`, git commit `'
@@ -162,4 +162,22 @@
   {% do l.append('- **Time limit:** until the backups are dropped (`clean` keeps them while a rollback is possible). Owner: unknown.') %}
   {% do l.append('- **Irreversible:** nothing, while the backups exist.') %}
   {{ return(l | join('\n') ~ '\n') }}
+{% endmacro %}
+
+{# Which version of a key the model keeps, as meta.backfill.order_by declares it (the first in that order wins):
+   stated, never assumed; an entry without asc/desc is said to have none. #}
+{% macro _kept_version(order_by) %}
+  {% if not order_by %}{{ return('') }}{% endif %}
+  {% set entries = [] %}
+  {% set undirected = [] %}
+  {% for entry in order_by %}
+    {% set words = entry.split() %}
+    {% if words | length == 2 %}
+      {% do entries.append('`' ~ words[0] ~ '` ' ~ ('descending (the highest wins)' if words[1] | lower == 'desc' else 'ascending (the lowest wins)')) %}
+    {% else %}
+      {% do entries.append('`' ~ words[0] ~ '`') %}{% do undirected.append(words[0]) %}
+    {% endif %}
+  {% endfor %}
+  {{ return(', the version kept is the first by ' ~ entries | join(', then ')
+      ~ ((' (no direction declared for ' ~ undirected | join(', ') ~ ': which version wins is not stated; declare asc or desc in meta.backfill.order_by)') if undirected else '')) }}
 {% endmacro %}

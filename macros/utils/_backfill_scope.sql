@@ -75,9 +75,11 @@
                                         ~ ') as round_trip') %}
     {% if cast.rows[0][0] is none %}{% do dbt_backfill._fail(invalid) %}{% endif %}
     {% if cast.rows[0][1] != value %}
+      {# two spellings of one value (2026-3-2, 2026-03-02) would name one partition twice: only the column's own is taken #}
       {% do dbt_backfill._fail('partition value ' ~ tojson(value) ~ ' becomes ' ~ tojson(cast.rows[0][1]) ~ ' as a '
-          ~ scope.partition_column.data_type ~ ' (' ~ scope.partition_column.name ~ '): it would name another partition '
-          ~ 'than the one typed. Name the partition exactly as the column holds it. Nothing was built and the target is unchanged.') %}
+          ~ scope.partition_column.data_type ~ ' (' ~ scope.partition_column.name ~ '): did you mean ' ~ cast.rows[0][1]
+          ~ '? A partition is named exactly as the column holds it, so that no two spellings name one partition. '
+          ~ 'Nothing was built and the target is unchanged.') %}
     {% endif %}
   {% endfor %}
   {% do dbt_backfill._commit() %}

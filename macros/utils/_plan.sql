@@ -25,6 +25,17 @@
     {% do excluded.append(column.name) %}
   {% endfor %}
   {% set material_names = target_columns | reject('in', excluded) | list %}
+  {# order_by states which version of a key the model keeps: `<column> [asc|desc]`, each column the target's #}
+  {% set order_names = [] %}
+  {% for entry in order_by %}
+    {% set words = entry.split() %}
+    {% if not (words | length in [1, 2]) or (words | length == 2 and (words[1] | lower) not in ['asc', 'desc']) %}
+      {% do dbt_backfill._fail('meta.backfill.order_by: ' ~ tojson(entry) ~ ' is not a column optionally followed by asc '
+          ~ 'or desc (e.g. `updated_at desc`: the newest version of a key wins). Nothing was changed.') %}
+    {% endif %}
+    {% do order_names.append(words[0]) %}
+  {% endfor %}
+  {% do dbt_backfill._columns(target_relation, order_names, 'order_by') %}
   {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_names) %}
   {% do dbt_backfill._check_partition_values(scope, partitions) %}
   {% do dbt_backfill._reconciliation_gates(checks, target_relation, scope, []) %}

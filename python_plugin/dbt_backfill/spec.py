@@ -22,6 +22,24 @@ def _as_names(value: Any, field: str, model: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+ORDER_DIRECTIONS = ("asc", "desc")
+
+
+def _as_order(value: Any, model: str) -> tuple[str, ...]:
+    """order_by: the order in which the model ranks the versions of a key (the first wins), each entry a column,
+    optionally followed by asc or desc: `updated_at desc` keeps the newest, `updated_at asc` the oldest. Kept as
+    declared, with the direction in lower case; an entry without one says nothing about which version wins."""
+    entries = []
+    for entry in _as_names(value, "order_by", model):
+        words = entry.split()
+        if not 1 <= len(words) <= 2 or (len(words) == 2 and words[1].lower() not in ORDER_DIRECTIONS):
+            raise BackfillError(f"meta.backfill.order_by of {model}: {entry!r} is not a column optionally followed by "
+                                f"asc or desc (e.g. `updated_at desc`: the newest version of a key wins). Nothing was "
+                                f"changed.")
+        entries.append(" ".join([words[0], *[w.lower() for w in words[1:]]]))
+    return tuple(entries)
+
+
 @dataclass(frozen=True)
 class BackfillSpec:
     partition_by: str
@@ -79,7 +97,7 @@ class BackfillSpec:
         return cls(
             partition_by=partition_by,
             business_key=business_key,
-            order_by=_as_names(merged.get("order_by"), "order_by", model),
+            order_by=_as_order(merged.get("order_by"), model),
             additive=_as_names(merged.get("additive"), "additive", model),
             exclude_columns=_as_names(merged.get("exclude_columns"), "exclude_columns", model),
             protected=bool(merged.get("protected", False)),
