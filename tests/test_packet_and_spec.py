@@ -171,6 +171,16 @@ def test_watermark_config_is_one_of_three_forms():
             BackfillSpec.resolve("m", {**base, "watermark": bad}, {})
 
 
+def test_depends_on_window_is_a_count_of_partitions_before_and_after():
+    base = {"partition_by": "d", "business_key": "k"}
+    assert BackfillSpec.resolve("m", base, {}).depends_on_window == {}
+    assert BackfillSpec.resolve("m", {**base, "depends_on_window": {"after": 27}}, {}).depends_on_window == \
+        {"before": 0, "after": 27}
+    for bad in ({"after": -1}, {"after": "27"}, {"after": True}, {"later": 3}, [27], "27"):
+        with pytest.raises(BackfillError, match="depends_on_window of m must be {before: N, after: N}"):
+            BackfillSpec.resolve("m", {**base, "depends_on_window": bad}, {})
+
+
 def test_a_packet_whose_gate_failed_cannot_be_approved(tmp_path):
     path = tmp_path / "p.yml"
     dataclasses.replace(make_packet(), gates=({"check": "no_new_nulls:fare", "partition": "2026-03-01",

@@ -186,6 +186,30 @@ def test_the_plan_lists_the_models_downstream_in_order_with_their_mapping(planne
     assert order.index("`fct_trips`") < order.index("`daily_fares` (after fct_trips)")
 
 
+@pytest.mark.parametrize("partition_by, changed, window, partitions, probes", [
+    # two stretches of integer partitions, each widened one either way and probed on both sides
+    ("trip_id", [1003, 1009], {"before": 1, "after": 1}, ["1002", "1003", "1004", "1008", "1009", "1010"],
+     ["1001", "1005", "1007", "1011"]),
+    # a window past the newest partition the table holds: nothing after it to probe
+    ("trip_id", [1013], {"after": 100}, ["1013", "1101", "1102"], []),
+    ("trip_date", ["2026-03-01"], {"after": 1}, ["2026-03-01", "2026-03-02"], ["2026-03-03"]),
+    # a changed value the table does not hold stays in the reach (a build may create it)
+    ("trip_date", ["2026-03-10"], {}, ["2026-03-10"], []),
+    # a text column has no neighbours
+    ("status", ["completed"], {}, ["completed"], []),
+], ids=["integer", "integer-past-the-end", "date", "date-not-held", "text"])
+def test_the_reach_of_a_change_is_read_from_the_table_with_its_probes(planned, partition_by, changed, window,
+                                                                        partitions, probes):
+    result = planned.dbt("run-operation", "dbt_backfill.partitions_in_reach", "--args", json.dumps(
+        {"model": "fct_trips", "partition_by": partition_by, "changed": changed, **window}))
+    assert result.returncode == 0, result.output
+    reach = result.result("reach")
+    assert (reach["partitions"], reach["probes"], reach["ordered"]) == (partitions, probes, partition_by != "status")
+    order = {v: i for i, v in enumerate(sorted(partitions + probes, key=lambda v: (len(v), v)))}
+    assert reach["planned"] == sorted(partitions + probes, key=order.get)
+    assert planned.rows() == planned.published
+
+
 # -- apply: canary, batches, control, cascade ----------------------------------------------------------------
 
 def plan_and_approve(project, *extra):
@@ -337,6 +361,87 @@ def test_a_cascade_never_auto_approves_a_downstream_model_whose_sql_changed_afte
     assert trips.query(daily) == stale
     [child_path] = (trips.dir / "backfills").glob("daily_fares__*__cascade.yml")
     assert yaml.safe_load(child_path.read_text())["approval"] is None  # left for a person
+
+
+# A model of trailing metrics downstream of fct_trips: a day's row reads the 27 days before it, so a repair of one
+# day of fct_trips changes that day and the 27 after it. Written by the tests into their own project.
+TRAILING_SQL = """{{ config(materialized='incremental', incremental_strategy='append') }}
+with days as (select distinct trip_date from {{ ref('fct_trips') }})
+select days.trip_date,
+       count(*) as trips_28d,
+       sum(case when trips.trip_date > {{ dbt.dateadd('day', -7, 'days.trip_date') }} then trips.fare else 0 end) as fares_7d,
+       sum(trips.fare) as fares_28d
+from days
+join {{ ref('fct_trips') }} as trips
+  on trips.trip_date <= days.trip_date and trips.trip_date > {{ dbt.dateadd('day', -28, 'days.trip_date') }}
+{% if is_incremental() %}where days.trip_date > (select max(trip_date) from {{ this }}){% endif %}
+group by days.trip_date
+"""
+
+
+def add_trailing_model(project, window):
+    backfill = {"partition_by": "trip_date", "business_key": ["trip_date"], "additive": ["fares_28d"]}
+    if window is not None:
+        backfill["depends_on_window"] = window
+    (project.dir / "models" / "trailing_fares.sql").write_text(TRAILING_SQL)
+    (project.dir / "models" / "trailing_fares.yml").write_text(yaml.safe_dump(
+        {"version": 2, "models": [{"name": "trailing_fares", "config": {"meta": {"backfill": backfill}}}]}))
+    run = project.dbt("run", "--select", "trailing_fares")
+    assert run.returncode == 0, run.output
+
+
+TRAILING = "select * from analytics.trailing_fares order by trip_date"
+
+
+# not on Spark: every cascade stops at the collision check first there (test_apply_cascade_rebuilds_...)
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_a_cascade_rebuilds_the_declared_window_of_a_trailing_metric_and_equals_a_full_refresh(trips):
+    add_trailing_model(trips, {"after": 27})
+    stale = trips.query(TRAILING)
+    path = plan_and_approve(trips)
+    document = path.with_suffix(".md").read_text()
+    assert ("`trailing_fares` (after fct_trips): the partitions of trip_date its parents change (2026-03-01, 2026-03-02 "
+            "by this plan), widened to 27 partition(s) after each (meta.backfill.depends_on_window)") in document
+    result = trips.backfill("apply", str(path), "--cascade")
+    assert result.returncode == 0, result.output
+    # 2026-03-03 and 2026-03-04 of fct_trips did not change, but their trailing sums did: four days replaced
+    assert ("Cascade: trailing_fares applied: 4 partition(s) replaced, 0 already equal (reach: the changed partitions "
+            "and 27 partition(s) after (meta.backfill.depends_on_window) of 2026-03-01, 2026-03-02)") in result.stdout
+    after = trips.query(TRAILING)
+    assert after[0] == stale[0] and after[0][0].isoformat() == "2026-02-28"  # before the repair: untouched
+    assert [row[0].isoformat() for row, old in zip(after, stale) if row != old] == [*DAYS, "2026-03-04"]
+    # what a full build of the model holds now
+    rebuilt = trips.dbt("run", "--select", "trailing_fares", "--full-refresh")
+    assert rebuilt.returncode == 0, rebuilt.output
+    assert trips.query(TRAILING) == after
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+@pytest.mark.parametrize("window, beyond, reach", [
+    (None, "2026-03-03", "the changed partitions alone (no depends_on_window declared)"),
+    ({"after": 1}, "2026-03-04", "the changed partitions and 1 partition(s) after (meta.backfill.depends_on_window)"),
+], ids=["undeclared", "too-narrow"])
+def test_a_cascade_stops_where_a_probe_beyond_the_reach_would_change(trips, window, beyond, reach):
+    """The first partition after the reach is built too: a trailing metric whose window is not declared (or is
+    declared too narrow) changes there, and the cascade stops naming it instead of reporting success."""
+    add_trailing_model(trips, window)
+    stale = trips.query(TRAILING)
+    path = plan_and_approve(trips)
+    result = trips.backfill("apply", str(path), "--cascade")
+    assert result.returncode == 3, result.output
+    assert (f"cascade stopped at trailing_fares: partition(s) {beyond}, outside its reach ({reach} of 2026-03-01, "
+            f"2026-03-02), would change if rebuilt now ({beyond}: 1 rows now, 1 built, +0 -0 ~1 keys): its rows depend "
+            f"on more of fct_trips than the reach says") in result.stderr, result.stderr
+    assert "depends_on_window: {after: N}" in result.stderr
+    assert ("The root fct_trips is applied; so are daily_fares; trailing_fares and the models after it are "
+            "unchanged.") in result.stderr
+    assert trips.query(TRAILING) == stale
+    assert trips.query(f"select sum(fare) from analytics.fct_trips where trip_date in {in_list(DAYS)}") == [(Decimal("349.00"),)]
+    [child_path] = (trips.dir / "backfills").glob("trailing_fares__*__cascade.yml")
+    child = yaml.safe_load(child_path.read_text())
+    assert child["approval"] is None  # left for a person, with the partition that would change in it
+    assert beyond in [p["value"] for p in child["partitions"]]
+    assert "refused" in audit_events(trips, child["run_id"])
 
 
 # -- the pure-dbt path ------------------------------------------------------------------------------------

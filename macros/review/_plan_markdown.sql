@@ -13,7 +13,7 @@
   {% for check in plan.review.checks if check.severity == 'unknown' %}{% do gates.append(check.check ~ ': ' ~ check.finding) %}{% endfor %}
   {% for model in plan.downstream if model.mapping == 'unknown' %}
     {% do gates.append('downstream ' ~ model.model ~ ' (' ~ model.materialized ~ ', '
-        ~ ('partitioned by ' ~ model.partition_by if model.partition_by else 'no meta.backfill') ~ '): which of its partitions to rebuild is unknown') %}
+        ~ (model.reason or ('partitioned by ' ~ model.partition_by if model.partition_by else 'no meta.backfill')) ~ '): which of its partitions to rebuild is unknown') %}
   {% endfor %}
   {% do gates.append('data owner of ' ~ plan.target_name ~ ': unknown — the approver named in the packet decides pass or fail') %}
   {% do gates.append('retention of the source and of the backups: unknown — the backups stay until `clean`') %}
@@ -56,13 +56,22 @@
   {% do l.append('') %}
   {% do l.append('1. `' ~ plan.model ~ '`: canary ' ~ canary ~ (', then ' ~ rest | join(', ') ~ ' in batches of ' ~ plan.batch_size if rest else '')
       ~ '. Gate: every partition equals its approved fingerprint' ~ (' and the reconciliation gates hold' if plan.gates else '') ~ '.') %}
+  {% set changing = [] %}
+  {% for p in plan.partitions if p.commitment != p.target_before_commitment %}{% do changing.append(p.value) %}{% endfor %}
   {% for model in plan.downstream %}
     {% if model.mapping == 'same_partitions' %}
-      {% set what = 'the same partitions (' ~ values | join(', ') ~ ' of ' ~ model.partition_by ~ '), planned and applied behind ' ~ model.parents | join(', ') ~ ' with `--cascade`, each behind its own gates' %}
+      {% set reach = model.reach or {} %}
+      {% set what = 'the partitions of ' ~ model.partition_by ~ ' its parents change'
+          ~ (' (' ~ (changing | join(', ') or 'none') ~ ' by this plan)' if model.parents == [plan.model] else '')
+          ~ (', widened to ' ~ reach.after ~ ' partition(s) after' ~ (' and ' ~ reach.before ~ ' before' if reach.before else '')
+             ~ ' each (' ~ reach.declared_by ~ ')' if reach.declared_by else ' (no window declared in meta.backfill.depends_on_window)')
+          ~ ', those its table holds, planned and applied behind ' ~ model.parents | join(', ') ~ ' with `--cascade`, each behind '
+          ~ 'its own gates; the first partition after each stretch' ~ (' and the last before it' if reach.before else '')
+          ~ ' is built as a probe and must equal its table, or the cascade stops there' %}
     {% elif model.mapping in ('view', 'ephemeral') %}
       {% set what = 'a ' ~ model.mapping ~ ': reads its parents when queried, nothing to rebuild' %}
     {% else %}
-      {% set what = 'scope unknown (' ~ ('partitioned by ' ~ model.partition_by if model.partition_by else 'no meta.backfill') ~ '): a gate, rebuilt by a person' %}
+      {% set what = 'scope unknown (' ~ (model.reason or ('partitioned by ' ~ model.partition_by if model.partition_by else 'no meta.backfill')) ~ '): a gate, rebuilt by a person' %}
     {% endif %}
     {% do l.append((loop.index + 1) ~ '. `' ~ model.model ~ '` (after ' ~ model.parents | join(', ') ~ '): ' ~ what ~ '.') %}
   {% endfor %}

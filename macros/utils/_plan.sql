@@ -200,7 +200,8 @@
       'gates': gates,
       'control': control,
       'lock': dbt_backfill.scheduled_run_exclusion(node),
-      'downstream': dbt_backfill._downstream_models(node, scope.partition_column.name) if node else [],
+      'downstream': dbt_backfill._downstream_models(node, scope.partition_column.name,
+          dbt_backfill._type_family(scope.partition_column.data_type)) if node else [],
       'batch_size': batch_size | int,
   } %}
   {% do dbt_backfill._step('reviewing the plan', 'reviewing the plan and writing its document failed (see the error '

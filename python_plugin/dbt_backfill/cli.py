@@ -149,10 +149,18 @@ def _print_plan(packet: Packet, path: Path) -> None:
     if packet.cost.get("over"):
         click.echo(f"Cost warning: {'; '.join(packet.cost['over'])}")
     if packet.downstream:
-        click.echo("Downstream (in order): " + ", ".join(f"{d['model']} ({d['mapping']})" for d in packet.downstream))
+        click.echo("Downstream (in order): " + ", ".join(f"{d['model']} ({_mapping(d)})" for d in packet.downstream))
     click.echo(f"Packet written: {path}  (sha256 {packet.sha256()[:12]}…); the written plan: {plan_document_path(path)}")
     click.echo("Nothing in the target has changed. Review the packet, then: "
                f"dbt-backfill approve {path} --by <name>")
+
+
+def _mapping(downstream) -> str:
+    reach = downstream.get("reach") or {}
+    if downstream["mapping"] != "same_partitions" or not reach.get("declared_by"):
+        return downstream["mapping"]
+    sides = ", ".join(f"{reach[side]} {side}" for side in ("before", "after") if reach.get(side))
+    return f"same_partitions, reach {sides or '0'} by {reach['declared_by']}"
 
 
 @click.group()

@@ -8,7 +8,9 @@ from dbt_backfill.errors import BackfillError
 
 LIST_FIELDS = ("business_key", "order_by", "additive", "exclude_columns")
 WATERMARK_KINDS = ("column", "relation", "query")
-KNOWN_FIELDS = {"partition_by", "protected", "watermark", "stage_schema", "checks", "cost_warning", *LIST_FIELDS}
+KNOWN_FIELDS = {"partition_by", "protected", "watermark", "stage_schema", "checks", "cost_warning", "depends_on_window",
+                *LIST_FIELDS}
+WINDOW_SIDES = ("before", "after")
 
 
 def _as_names(value: Any, field: str, model: str) -> tuple[str, ...]:
@@ -52,6 +54,9 @@ class BackfillSpec:
     watermark: Mapping[str, str] | None = None
     checks: tuple[Mapping[str, Any], ...] = ()  # reconciliation gates; their kinds are checked by the package
     cost_warning: Mapping[str, int] = field(default_factory=dict)  # {rows, bytes} the builds may read unwarned
+    # how far a change of a parent's partition reaches into this model's partitions (a trailing 28-day metric:
+    # {after: 27}); what apply --cascade rebuilds behind its parents, and then probes beyond
+    depends_on_window: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
     def resolve(cls, model: str, meta: Mapping[str, Any] | None, overrides: Mapping[str, Any]) -> "BackfillSpec":
@@ -94,6 +99,13 @@ class BackfillSpec:
                 or not all(isinstance(v, int) and v > 0 for v in cost_warning.values())):
             raise BackfillError(f"meta.backfill.cost_warning of {model} must be {{rows: N, bytes: N}} with positive "
                                 f"integers, not {cost_warning!r}. Nothing was changed.")
+        window = merged.get("depends_on_window") or {}
+        if (not isinstance(window, Mapping) or set(window) - set(WINDOW_SIDES)
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in window.values())):
+            raise BackfillError(f"meta.backfill.depends_on_window of {model} must be {{before: N, after: N}}: how many "
+                                f"partitions before and after a changed partition of its parents its own rows depend "
+                                f"on (a trailing 28-day metric: {{after: 27}}), each a whole number >= 0, not "
+                                f"{window!r}. Nothing was changed.")
         return cls(
             partition_by=partition_by,
             business_key=business_key,
@@ -105,4 +117,5 @@ class BackfillSpec:
             watermark=dict(watermark) if watermark else None,
             checks=tuple(dict(c) for c in checks),
             cost_warning=dict(cost_warning),
+            depends_on_window={side: int(window.get(side, 0)) for side in WINDOW_SIDES} if window else {},
         )

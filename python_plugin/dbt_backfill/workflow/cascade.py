@@ -10,12 +10,21 @@ an edit of its file, of a macro it calls or of a var it reads changes it), its S
 still the ones listed (dbt_runner.code_binding); anything else stops the cascade
 with the downstream packet left for a person to review. A model whose partitions do not map onto the root's is
 never rebuilt automatically: it is reported.
+
+What a downstream model rebuilds is its reach: the partitions its parents' repair changed (a committed partition
+whose approved rows differ from its rows before), widened by the window its rows depend on (`reach`, from its
+meta.backfill.depends_on_window or dbt's lookback: a trailing 28-day metric reaches 27 days after each changed
+day), kept where its table holds them (partitions_in_reach). Beyond that, the first partition after each stretch
+is built too, as a probe: its build must equal the table. A probe that would change means the rows depend on more
+than the reach says, and the cascade stops there with a gate naming those partitions, so it never reports
+success while a partition in reach of the repair differs from its build.
 """
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Mapping
 
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
@@ -31,7 +40,7 @@ BINDING = ("compiled_sql_sha256", "model_file_sha256", "meta_backfill_sha256")
 @dataclass(frozen=True)
 class CascadeStep:
     model: str
-    outcome: str  # applied | not_rebuilt
+    outcome: str  # applied | unchanged (nothing its parents changed reaches it) | not_rebuilt
     detail: str
     packet: Path | None = None
     applied: ApplyResult | None = None
@@ -43,27 +52,62 @@ class CascadeResult:
     steps: tuple[CascadeStep, ...]
 
 
+def changed_partitions(packet: Packet) -> list[str]:
+    """The partitions an applied packet changed: those whose approved rows (every column: the commitment) differ
+    from the rows the plan found there."""
+    return [p.value for p in packet.partitions if p.commitment != p.target_before_commitment]
+
+
+def describe_reach(reach: Mapping[str, Any] | None) -> str:
+    reach = reach or {}
+    if not reach.get("declared_by"):
+        return "the changed partitions alone (no depends_on_window declared)"
+    sides = [f"{reach[side]} partition(s) {side}" for side in ("before", "after") if reach.get(side)]
+    return f"the changed partitions and {' and '.join(sides) or 'none around them'} ({reach['declared_by']})"
+
+
 def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
                   now: dt.datetime | None = None) -> CascadeResult:
     root = apply(runner, path, batch_size)
     packet = root.packet
-    values = [p.value for p in packet.partitions]
+    # what each model of the cascade changed, by name; None where it was not rebuilt (unknown to a child)
+    changed: dict[str, list[str] | None] = {packet.model: changed_partitions(packet)}
     steps: list[CascadeStep] = []
     for downstream in packet.downstream:
         model = downstream["model"]
+        parents = list(downstream.get("parents") or [packet.model])
+        unknown = [parent for parent in parents if changed.get(parent) is None]
+        upstream = sorted({value for parent in parents for value in changed.get(parent) or []})
         if downstream["mapping"] in ("view", "ephemeral"):
+            changed[model] = None if unknown else upstream  # it reads its parents when queried
             steps.append(CascadeStep(model, "not_rebuilt", f"a {downstream['mapping']}: it reads its parents when queried"))
             continue
+        changed[model] = None
         if downstream["mapping"] != "same_partitions":
-            steps.append(CascadeStep(model, "not_rebuilt", "its partitions do not map onto the root's: a person decides "
-                                                           "its scope (plan it by hand)"))
+            reason = f" ({downstream['reason']})" if downstream.get("reason") else ""
+            steps.append(CascadeStep(model, "not_rebuilt", f"its partitions do not map onto the root's{reason}: a "
+                                                           f"person decides its scope (plan it by hand)"))
+            continue
+        if unknown:
+            steps.append(CascadeStep(model, "not_rebuilt", f"its parent(s) {', '.join(unknown)} were not rebuilt, so "
+                                                           f"what reaches it is unknown: a person decides its scope "
+                                                           f"(plan it by hand)"))
+            continue
+        if not upstream:
+            changed[model] = []
+            steps.append(CascadeStep(model, "unchanged", f"no partition of {', '.join(parents)} changed"))
             continue
         child_path = Path(path).with_name(f"{model}__{packet.run_id}__cascade.yml")
         done = ", ".join(s.model for s in steps if s.outcome == "applied")
         stopped = (f"The root {packet.model} is applied{'; so are ' + done if done else ''}; {model} and the models "
                    f"after it are unchanged.")
+        reach = downstream.get("reach") or {}
         try:
-            child = plan(runner, PlanRequest(model=model, partitions=values, out=child_path,
+            found = runner.run_operation("partitions_in_reach", {
+                "model": model, "partition_by": downstream["partition_by"], "changed": upstream,
+                "before": int(reach.get("before") or 0), "after": int(reach.get("after") or 0)}).first("reach")
+            probes = [str(v) for v in found["probes"]]
+            child = plan(runner, PlanRequest(model=model, partitions=[str(v) for v in found["planned"]], out=child_path,
                                              batch_size=batch_size or packet.batch_size,
                                              cascade_of={"run_id": packet.run_id,
                                                          "packet_sha256": packet.approval.packet_sha256}))
@@ -73,14 +117,28 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
         except BackfillError as error:
             raise BackfillError(f"cascade stopped at {model}: {error} {stopped}") from None
         bound = downstream.get("binding") or {}
-        changed = [name for name in BINDING if not bound.get(name) or child.packet.code.get(name) != bound[name]]
-        if changed:
+        rebound = [name for name in BINDING if not bound.get(name) or child.packet.code.get(name) != bound[name]]
+        if rebound:
             refused = BackfillRefused("cascade_model_changed", f"cascade stopped at {model}: what it runs changed after "
-                                                               f"the root was planned ({', '.join(changed)} differ from "
+                                                               f"the root was planned ({', '.join(rebound)} differ from "
                                                                f"the root's approved packet: its file, a macro, a var "
                                                                f"or its meta.backfill), so the root's approval does "
                                                                f"not cover it; the packet {child.path} needs a "
                                                                f"person's review. {stopped}")
+            record_refusal(runner, child.packet.target, child.packet.run_id, model, refused)
+            raise refused
+        beyond = [p for p in child.packet.partitions if p.value in probes and p.commitment != p.target_before_commitment]
+        if beyond:
+            described = "; ".join(f"{p.value}: {p.target_before.row_count} rows now, {p.fingerprint.row_count} built, "
+                                  f"+{p.changes.added} -{p.changes.removed} ~{p.changes.changed} keys" for p in beyond)
+            refused = BackfillRefused(
+                "cascade_reach",
+                f"cascade stopped at {model}: partition(s) {', '.join(p.value for p in beyond)}, outside its reach "
+                f"({describe_reach(reach)} of {', '.join(upstream)}), would change if rebuilt now ({described}): its "
+                f"rows depend on more of {', '.join(parents)} than the reach says, and the reach goes at least that "
+                f"far. Declare it in its meta.backfill (depends_on_window: {{after: N}} for a trailing window of N+1 "
+                f"partitions) and plan again, or review the packet {child.path}, which holds those partitions. "
+                f"{stopped}", {"partitions": [p.value for p in beyond], "reach": dict(reach), "changed": upstream})
             record_refusal(runner, child.packet.target, child.packet.run_id, model, refused)
             raise refused
         review = child.packet.review
@@ -99,6 +157,11 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
         except BackfillRefused as refused:
             raise BackfillRefused(refused.reason, f"cascade stopped at {model}: {refused} {stopped}",
                                   refused.details) from None
+        changed[model] = changed_partitions(applied.packet)
+        probed = f"; probed {', '.join(probes)}: equal to its build" if probes else ""
         steps.append(CascadeStep(model, "applied", f"{len(applied.replaced)} partition(s) replaced, "
-                                                   f"{len(applied.skipped)} already equal", child.path, applied))
+                                                   f"{len(applied.skipped)} already equal (reach: "
+                                                   f"{describe_reach(reach)} of {', '.join(upstream)}{probed})",
+                                 child.path, applied))
     return CascadeResult(root=root, steps=tuple(steps))
+
