@@ -186,28 +186,32 @@ def test_the_plan_lists_the_models_downstream_in_order_with_their_mapping(planne
     assert order.index("`fct_trips`") < order.index("`daily_fares` (after fct_trips)")
 
 
-@pytest.mark.parametrize("partition_by, changed, window, partitions, probes", [
-    # two stretches of integer partitions, each widened one either way and probed on both sides
-    ("trip_id", [1003, 1009], {"before": 1, "after": 1}, ["1002", "1003", "1004", "1008", "1009", "1010"],
-     ["1001", "1005", "1007", "1011"]),
-    # a window past the newest partition the table holds: nothing after it to probe
-    ("trip_id", [1013], {"after": 100}, ["1013", "1101", "1102"], []),
-    ("trip_date", ["2026-03-01"], {"after": 1}, ["2026-03-01", "2026-03-02"], ["2026-03-03"]),
+@pytest.mark.parametrize("partition_by, changed, window, partitions", [
+    # two stretches of integer partitions, each widened one either way
+    ("trip_id", [1003, 1009], {"before": 1, "after": 1}, ["1002", "1003", "1004", "1008", "1009", "1010"]),
+    # a window past the newest partition the table holds
+    ("trip_id", [1013], {"after": 100}, ["1013", "1101", "1102"]),
+    ("trip_date", ["2026-03-01"], {"after": 1}, ["2026-03-01", "2026-03-02"]),
     # a changed value the table does not hold stays in the reach (a build may create it)
-    ("trip_date", ["2026-03-10"], {}, ["2026-03-10"], []),
+    ("trip_date", ["2026-03-10"], {}, ["2026-03-10"]),
     # a text column has no neighbours
-    ("status", ["completed"], {}, ["completed"], []),
+    ("status", ["completed"], {}, ["completed"]),
 ], ids=["integer", "integer-past-the-end", "date", "date-not-held", "text"])
-def test_the_reach_of_a_change_is_read_from_the_table_with_its_probes(planned, partition_by, changed, window,
-                                                                        partitions, probes):
+def test_the_reach_of_a_change_is_read_from_the_table(planned, partition_by, changed, window, partitions):
     result = planned.dbt("run-operation", "dbt_backfill.partitions_in_reach", "--args", json.dumps(
         {"model": "fct_trips", "partition_by": partition_by, "changed": changed, **window}))
     assert result.returncode == 0, result.output
     reach = result.result("reach")
-    assert (reach["partitions"], reach["probes"], reach["ordered"]) == (partitions, probes, partition_by != "status")
-    order = {v: i for i, v in enumerate(sorted(partitions + probes, key=lambda v: (len(v), v)))}
-    assert reach["planned"] == sorted(partitions + probes, key=order.get)
+    assert (reach["partitions"], reach["beyond"], reach["ordered"]) == (partitions, [], partition_by != "status")
     assert planned.rows() == planned.published
+
+
+def test_a_window_on_a_text_partition_column_is_refused_by_the_reach(planned):
+    result = planned.dbt("run-operation", "dbt_backfill.partitions_in_reach", "--args", json.dumps(
+        {"model": "fct_trips", "partition_by": "status", "changed": ["completed"], "after": 2}))
+    assert result.returncode == 1, result.output
+    assert ("meta.backfill.depends_on_window of fct_trips counts partitions before and after a changed one, but its "
+            "partition column status is") in result.output
 
 
 # -- apply: canary, batches, control, cascade ----------------------------------------------------------------
@@ -292,8 +296,9 @@ def test_apply_cascade_rebuilds_the_downstream_model_behind_the_root_each_behind
         assert dict((str(d), (t, f)) for d, t, f in trips.query(daily)) == stale  # the downstream model is unchanged
         return
     assert result.returncode == 0, result.output
-    # 2026-03-03 of fct_trips did not change, so neither does its day in daily_fares: equal already, skipped
-    assert "Cascade: daily_fares applied: 2 partition(s) replaced, 1 already equal" in result.stdout
+    # 2026-03-03 of fct_trips did not change, so its day in daily_fares is out of the reach (and equal to a build)
+    assert "Cascade: daily_fares applied: 2 partition(s) replaced, 0 already equal (reach: the changed partitions alone" \
+        in result.stdout
     now = dict((str(d), (t, f)) for d, t, f in trips.query(daily))
     truth = dict((str(d), f) for d, f in trips.query("select trip_date, sum(fare) from analytics.fct_trips group by 1"))
     for day in DAYS:
@@ -401,12 +406,15 @@ def test_a_cascade_rebuilds_the_declared_window_of_a_trailing_metric_and_equals_
     path = plan_and_approve(trips)
     document = path.with_suffix(".md").read_text()
     assert ("`trailing_fares` (after fct_trips): the partitions of trip_date its parents change (2026-03-01, 2026-03-02 "
-            "by this plan), widened to 27 partition(s) after each (meta.backfill.depends_on_window)") in document
+            "by this plan), widened to 27 partition(s) after each (meta.backfill.depends_on_window), planned and "
+            "applied behind fct_trips with `--cascade`, each behind its own gates; every other partition of it is "
+            "first compared with a full build of it, and one that differs stops the cascade there.") in document
     result = trips.backfill("apply", str(path), "--cascade")
     assert result.returncode == 0, result.output
     # 2026-03-03 and 2026-03-04 of fct_trips did not change, but their trailing sums did: four days replaced
     assert ("Cascade: trailing_fares applied: 4 partition(s) replaced, 0 already equal (reach: the changed partitions "
-            "and 27 partition(s) after (meta.backfill.depends_on_window) of 2026-03-01, 2026-03-02)") in result.stdout
+            "and 27 partition(s) after (meta.backfill.depends_on_window) of 2026-03-01, 2026-03-02; every other "
+            "partition equal to a full build of it)") in result.stdout
     after = trips.query(TRAILING)
     assert after[0] == stale[0] and after[0][0].isoformat() == "2026-02-28"  # before the repair: untouched
     assert [row[0].isoformat() for row, old in zip(after, stale) if row != old] == [*DAYS, "2026-03-04"]
@@ -418,30 +426,60 @@ def test_a_cascade_rebuilds_the_declared_window_of_a_trailing_metric_and_equals_
 
 @pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
 @pytest.mark.parametrize("window, beyond, reach", [
-    (None, "2026-03-03", "the changed partitions alone (no depends_on_window declared)"),
+    (None, "2026-03-03, 2026-03-04", "the changed partitions alone (no depends_on_window declared)"),
     ({"after": 1}, "2026-03-04", "the changed partitions and 1 partition(s) after (meta.backfill.depends_on_window)"),
 ], ids=["undeclared", "too-narrow"])
-def test_a_cascade_stops_where_a_probe_beyond_the_reach_would_change(trips, window, beyond, reach):
-    """The first partition after the reach is built too: a trailing metric whose window is not declared (or is
-    declared too narrow) changes there, and the cascade stops naming it instead of reporting success."""
+def test_a_cascade_stops_where_a_partition_beyond_the_reach_differs_from_a_full_build(trips, window, beyond, reach):
+    """Beyond the reach, the model is compared with a full build of it: a trailing metric whose window is not
+    declared (or is declared too narrow) differs there, and the cascade stops naming every such partition instead
+    of reporting success."""
     add_trailing_model(trips, window)
     stale = trips.query(TRAILING)
     path = plan_and_approve(trips)
     result = trips.backfill("apply", str(path), "--cascade")
     assert result.returncode == 3, result.output
-    assert (f"cascade stopped at trailing_fares: partition(s) {beyond}, outside its reach ({reach} of 2026-03-01, "
-            f"2026-03-02), would change if rebuilt now ({beyond}: 1 rows now, 1 built, +0 -0 ~1 keys): its rows depend "
-            f"on more of fct_trips than the reach says") in result.stderr, result.stderr
-    assert "depends_on_window: {after: N}" in result.stderr
+    planned = "2026-03-01,2026-03-02" + (",2026-03-03" if window else "")
+    assert (f"cascade stopped at trailing_fares: partition(s) {beyond} lie outside its reach ({reach} of 2026-03-01, "
+            f"2026-03-02) but differ from a full build of it now: its rows depend on more of fct_trips than the reach "
+            f"says, or it was already out of date there. Declare the window in its meta.backfill (depends_on_window: "
+            f"{{after: N}} for a trailing window of N+1 partitions, before: for one that looks ahead) and plan the root "
+            f"again, or plan trailing_fares by hand: `dbt-backfill plan trailing_fares --partitions "
+            f"{planned},{beyond.replace(', ', ',')}`.") in result.stderr, result.stderr
     assert ("The root fct_trips is applied; so are daily_fares; trailing_fares and the models after it are "
             "unchanged.") in result.stderr
     assert trips.query(TRAILING) == stale
     assert trips.query(f"select sum(fare) from analytics.fct_trips where trip_date in {in_list(DAYS)}") == [(Decimal("349.00"),)]
-    [child_path] = (trips.dir / "backfills").glob("trailing_fares__*__cascade.yml")
-    child = yaml.safe_load(child_path.read_text())
-    assert child["approval"] is None  # left for a person, with the partition that would change in it
-    assert beyond in [p["value"] for p in child["partitions"]]
-    assert "refused" in audit_events(trips, child["run_id"])
+    assert not list((trips.dir / "backfills").glob("trailing_fares__*__cascade.yml"))  # stopped before its plan
+    assert "refused" in audit_events(trips, yaml.safe_load(path.read_text())["run_id"])
+
+
+LAGGED_SQL = """{{{{ config(materialized='incremental', incremental_strategy='append') }}}}
+-- {kind}: each day next to the fares of the day {shift} days away (week-over-week comparisons have this shape)
+with days as (select distinct trip_date from {{{{ ref('fct_trips') }}}})
+select days.trip_date, coalesce(sum(trips.fare), 0) as fares_then
+from days left join {{{{ ref('fct_trips') }}}} as trips
+  on trips.trip_date = {{{{ dbt.dateadd('day', {shift}, 'days.trip_date') }}}}
+group by days.trip_date
+"""
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+@pytest.mark.parametrize("kind, shift, beyond", [
+    ("lag", -3, "2026-03-04"),     # reads three days back: the next day's probe alone would not see it
+    ("lead", 1, "2026-02-28"),     # reads the next day: a changed day reaches the day before it
+], ids=["lag-3", "lead-1"])
+def test_a_window_no_neighbour_probe_would_see_still_stops_the_cascade(trips, kind, shift, beyond):
+    (trips.dir / "models" / "lagged_fares.sql").write_text(LAGGED_SQL.format(kind=kind, shift=shift))
+    (trips.dir / "models" / "lagged_fares.yml").write_text(yaml.safe_dump({"version": 2, "models": [
+        {"name": "lagged_fares", "config": {"meta": {"backfill": {"partition_by": "trip_date",
+                                                                  "business_key": ["trip_date"]}}}}]}))
+    assert trips.dbt("run", "--select", "lagged_fares").returncode == 0
+    stale = trips.query("select * from analytics.lagged_fares order by trip_date")
+    path = plan_and_approve(trips)
+    result = trips.backfill("apply", str(path), "--cascade")
+    assert result.returncode == 3, result.output
+    assert f"cascade stopped at lagged_fares: partition(s) {beyond} lie outside its reach" in result.stderr
+    assert trips.query("select * from analytics.lagged_fares order by trip_date") == stale
 
 
 # -- the pure-dbt path ------------------------------------------------------------------------------------

@@ -234,8 +234,8 @@ def test_clean_keeps_backups_while_a_rollback_is_possible(trips):
     assert rolled.returncode == 3, rolled.output
     message = rolled.stderr.strip().splitlines()[0]
     assert re.search(r"^refused: partition 2026-03-01 cannot be rolled back: its backup \S+__p0_backup was dropped by "
-                     r"`dbt-backfill clean --drop-backups` at 20\d\d-\d\d-\d\d \d\d:\d\d:\d\d\S* by " + re.escape(getpass.getuser())
-                     + r"\. The partition holds the approved rows \(as applied; sha256 [0-9a-f]{12}… now\)\. Partitions "
+                     r"`dbt-backfill clean --drop-backups` at 20\d\d-\d\d-\d\d \d\d:\d\d:\d\d\S* \(run as OS user "
+                     + re.escape(getpass.getuser()) + r"\), as the audit trail records it\. The partition holds the approved rows \(as applied; sha256 [0-9a-f]{12}… now\)\. Partitions "
                      r"restored before it: none; this partition and the rest are unchanged\.", message), message
     assert "changed after the apply" not in rolled.stderr
     assert trips.rows() == applied

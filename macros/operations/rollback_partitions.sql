@@ -27,7 +27,8 @@
       {% set dropped = dbt_backfill._backup_dropped_by_clean(target_relation, run_id, partition.backup) %}
       {% do dbt_backfill._refuse('backup_gone',
           'partition ' ~ partition.value ~ ' cannot be rolled back: its backup ' ~ dbt_backfill._relation_name(partition.backup)
-          ~ (' was dropped by `dbt-backfill clean --drop-backups` at ' ~ dropped.at ~ (' by ' ~ dropped.by if dropped.by else '')
+          ~ (' was dropped by `dbt-backfill clean --drop-backups` at ' ~ dropped.at ~ (' (run as OS user ' ~ dropped.by ~ ')' if dropped.by else '')
+             ~ ', as the audit trail records it'
              if dropped else ' is gone, and no clean of this run recorded dropping it (it was dropped outside dbt-backfill)')
           ~ '. The partition ' ~ ('holds the approved rows (as applied; sha256 ' if as_approved else 'is neither as planned nor as approved (sha256 ')
           ~ current.sha256[:12] ~ '… now). Partitions restored before it: ' ~ (restored | join(', ') or 'none')
@@ -69,7 +70,9 @@
   {% set rows = dbt_backfill._execute('select cast(recorded_at as ' ~ dbt.type_string() ~ ') as recorded_at, detail from ' ~ audit
       ~ ' where run_id = ' ~ dbt_backfill._sql_literal(run_id) ~ " and event = 'cleaned' order by recorded_at desc").rows %}
   {% for row in rows %}
-    {% set detail = fromjson(row['detail']) if (row['detail'] or '').startswith('{') else {} %}
+    {# {dropped, by}; a clean of an earlier version wrote the names alone, joined by ', ' #}
+    {% set detail = fromjson(row['detail']) if (row['detail'] or '').startswith('{')
+        else {'dropped': (row['detail'] or '').split(', ')} %}
     {% for dropped in detail.get('dropped', []) if dropped == name or dropped.endswith('.' ~ name) %}
       {{ return({'at': row['recorded_at'], 'by': detail.get('by')}) }}
     {% endfor %}

@@ -63,11 +63,10 @@
       {% set reach = model.reach or {} %}
       {% set what = 'the partitions of ' ~ model.partition_by ~ ' its parents change'
           ~ (' (' ~ (changing | join(', ') or 'none') ~ ' by this plan)' if model.parents == [plan.model] else '')
-          ~ (', widened to ' ~ reach.after ~ ' partition(s) after' ~ (' and ' ~ reach.before ~ ' before' if reach.before else '')
-             ~ ' each (' ~ reach.declared_by ~ ')' if reach.declared_by else ' (no window declared in meta.backfill.depends_on_window)')
-          ~ ', those its table holds, planned and applied behind ' ~ model.parents | join(', ') ~ ' with `--cascade`, each behind '
-          ~ 'its own gates; the first partition after each stretch' ~ (' and the last before it' if reach.before else '')
-          ~ ' is built as a probe and must equal its table, or the cascade stops there' %}
+          ~ (', widened to ' ~ dbt_backfill._window_sides(reach) ~ ' each (' ~ reach.declared_by ~ ')'
+             if reach.declared_by else ' (no window declared in meta.backfill.depends_on_window)')
+          ~ ', planned and applied behind ' ~ model.parents | join(', ') ~ ' with `--cascade`, each behind its own gates; '
+          ~ 'every other partition of it is first compared with a full build of it, and one that differs stops the cascade there' %}
     {% elif model.mapping in ('view', 'ephemeral') %}
       {% set what = 'a ' ~ model.mapping ~ ': reads its parents when queried, nothing to rebuild' %}
     {% else %}
@@ -189,4 +188,11 @@
   {% endfor %}
   {{ return(', the version kept is the first by ' ~ entries | join(', then ')
       ~ ((' (no direction declared for ' ~ undirected | join(', ') ~ ': which version wins is not stated; declare asc or desc in meta.backfill.order_by)') if undirected else '')) }}
+{% endmacro %}
+
+{# "27 partition(s) after", "1 partition(s) before and 2 partition(s) after": only the sides declared. #}
+{% macro _window_sides(reach) %}
+  {% set sides = [] %}
+  {% for side in ['before', 'after'] if reach.get(side) %}{% do sides.append(reach[side] ~ ' partition(s) ' ~ side) %}{% endfor %}
+  {{ return(sides | join(' and ') or 'no partition either side') }}
 {% endmacro %}

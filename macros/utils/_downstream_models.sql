@@ -60,9 +60,16 @@
       {% set mapping = 'same_partitions' %}
       {% if reach is string %}
         {% set mapping, reason = 'unknown', reach %}
-      {% elif (reach.before or reach.after) and partition_family not in ('date', 'integer') %}
-        {% set mapping, reason = 'unknown', 'a window of ' ~ reach.declared_by ~ ' needs an ordered partition column '
-            ~ '(a date or an integer); ' ~ partition_by ~ ' is a ' ~ partition_family %}
+      {% elif reach.before or reach.after %}
+        {# a window counts the model's own partitions: its own column's type decides, not the root's #}
+        {% set own = adapter.get_relation(database=node.database, schema=node.schema, identifier=node.alias or node.name) %}
+        {% set own_family = dbt_backfill._type_family(dbt_backfill._columns(own, [spec.partition_by], 'partition_by')[0].data_type)
+            if own is not none else none %}
+        {% if own_family not in ('date', 'integer') %}
+          {% set mapping, reason = 'unknown', 'a window of ' ~ reach.declared_by ~ ' needs an ordered partition column '
+              ~ '(a date or an integer); its ' ~ spec.partition_by ~ ' is ' ~ (own_family ~ ' (' ~ partition_family
+              ~ ' in the root)' if own_family else 'not readable: the table does not exist') %}
+        {% endif %}
       {% endif %}
     {% else %}
       {% set mapping = 'unknown' %}

@@ -13,11 +13,11 @@ never rebuilt automatically: it is reported.
 
 What a downstream model rebuilds is its reach: the partitions its parents' repair changed (a committed partition
 whose approved rows differ from its rows before), widened by the window its rows depend on (`reach`, from its
-meta.backfill.depends_on_window or dbt's lookback: a trailing 28-day metric reaches 27 days after each changed
-day), kept where its table holds them (partitions_in_reach). Beyond that, the first partition after each stretch
-is built too, as a probe: its build must equal the table. A probe that would change means the rows depend on more
-than the reach says, and the cascade stops there with a gate naming those partitions, so it never reports
-success while a partition in reach of the repair differs from its build.
+meta.backfill.depends_on_window: a trailing 28-day metric reaches 27 days after each changed day), where its table
+or a full build of it holds them (partitions_in_reach). Everything beyond the reach is probed in the same
+statement: the model's SQL is evaluated once and compared with its table, and a partition outside the reach that
+differs from that build stops the cascade before anything of the model is planned, naming it. So the cascade never
+reports success while a partition of a downstream model differs from its build, whatever window the model has.
 """
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from typing import Any, Mapping
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.packet import Approval, Packet
+from dbt_backfill.spec import BackfillSpec
 from dbt_backfill.workflow.apply import ApplyResult, apply
 from dbt_backfill.workflow.audit import record_refusal
 from dbt_backfill.workflow.plan import PlanRequest, plan
@@ -103,11 +104,34 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
                    f"after it are unchanged.")
         reach = downstream.get("reach") or {}
         try:
+            node = runner.compile_model(model)
+            spec = BackfillSpec.resolve(model, node.meta_backfill, {})
             found = runner.run_operation("partitions_in_reach", {
                 "model": model, "partition_by": downstream["partition_by"], "changed": upstream,
-                "before": int(reach.get("before") or 0), "after": int(reach.get("after") or 0)}).first("reach")
-            probes = [str(v) for v in found["probes"]]
-            child = plan(runner, PlanRequest(model=model, partitions=[str(v) for v in found["planned"]], out=child_path,
+                "before": int(reach.get("before") or 0), "after": int(reach.get("after") or 0),
+                "model_sql": node.compiled_sql, "exclude_columns": list(spec.exclude_columns)}).first("reach")
+        except BackfillRefused as refused:
+            raise BackfillRefused(refused.reason, f"cascade stopped at {model}: {refused} {stopped}",
+                                  refused.details) from None
+        except BackfillError as error:
+            raise BackfillError(f"cascade stopped at {model}: {error} {stopped}") from None
+        in_reach = [str(v) for v in found["partitions"]]
+        beyond = [str(v) for v in found["beyond"]]
+        if beyond:
+            every = ",".join(in_reach + [v for v in beyond if v != "NULL"])
+            refused = BackfillRefused(
+                "cascade_reach",
+                f"cascade stopped at {model}: partition(s) {', '.join(beyond)} lie outside its reach "
+                f"({describe_reach(reach)} of {', '.join(upstream)}) but differ from a full build of it now: its rows "
+                f"depend on more of {', '.join(parents)} than the reach says, or it was already out of date there. "
+                f"Declare the window in its meta.backfill (depends_on_window: {{after: N}} for a trailing window of "
+                f"N+1 partitions, before: for one that looks ahead) and plan the root again, or plan {model} by hand: "
+                f"`dbt-backfill plan {model} --partitions {every}`. {stopped}",
+                {"beyond": beyond, "reach": dict(reach), "changed": upstream, "in_reach": in_reach})
+            record_refusal(runner, node.relation, packet.run_id, model, refused)
+            raise refused
+        try:
+            child = plan(runner, PlanRequest(model=model, partitions=in_reach, out=child_path,
                                              batch_size=batch_size or packet.batch_size,
                                              cascade_of={"run_id": packet.run_id,
                                                          "packet_sha256": packet.approval.packet_sha256}))
@@ -127,20 +151,6 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
                                                                f"person's review. {stopped}")
             record_refusal(runner, child.packet.target, child.packet.run_id, model, refused)
             raise refused
-        beyond = [p for p in child.packet.partitions if p.value in probes and p.commitment != p.target_before_commitment]
-        if beyond:
-            described = "; ".join(f"{p.value}: {p.target_before.row_count} rows now, {p.fingerprint.row_count} built, "
-                                  f"+{p.changes.added} -{p.changes.removed} ~{p.changes.changed} keys" for p in beyond)
-            refused = BackfillRefused(
-                "cascade_reach",
-                f"cascade stopped at {model}: partition(s) {', '.join(p.value for p in beyond)}, outside its reach "
-                f"({describe_reach(reach)} of {', '.join(upstream)}), would change if rebuilt now ({described}): its "
-                f"rows depend on more of {', '.join(parents)} than the reach says, and the reach goes at least that "
-                f"far. Declare it in its meta.backfill (depends_on_window: {{after: N}} for a trailing window of N+1 "
-                f"partitions) and plan again, or review the packet {child.path}, which holds those partitions. "
-                f"{stopped}", {"partitions": [p.value for p in beyond], "reach": dict(reach), "changed": upstream})
-            record_refusal(runner, child.packet.target, child.packet.run_id, model, refused)
-            raise refused
         review = child.packet.review
         if review["verdict"] != "SAFE TO RUN":
             refused = BackfillRefused("cascade_review", f"cascade stopped at {model}: its plan is reviewed "
@@ -158,10 +168,9 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
             raise BackfillRefused(refused.reason, f"cascade stopped at {model}: {refused} {stopped}",
                                   refused.details) from None
         changed[model] = changed_partitions(applied.packet)
-        probed = f"; probed {', '.join(probes)}: equal to its build" if probes else ""
         steps.append(CascadeStep(model, "applied", f"{len(applied.replaced)} partition(s) replaced, "
                                                    f"{len(applied.skipped)} already equal (reach: "
-                                                   f"{describe_reach(reach)} of {', '.join(upstream)}{probed})",
-                                 child.path, applied))
+                                                   f"{describe_reach(reach)} of {', '.join(upstream)}; every other "
+                                                   f"partition equal to a full build of it)", child.path, applied))
     return CascadeResult(root=root, steps=tuple(steps))
 
