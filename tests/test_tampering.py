@@ -247,7 +247,8 @@ def test_a_partition_value_the_column_type_would_rewrite_is_refused_not_trimmed(
 
     assert result.returncode == 1, result.output
     assert f'partition value "{typed}" becomes "{becomes}" as a date (trip_date)' in result.stderr.lower(), result.stderr
-    assert "it would name another partition than the one typed" in result.stderr
+    assert (f"did you mean {becomes}? A partition is named exactly as the column holds it, so that no two spellings "
+            f"name one partition.") in result.stderr
     assert snapshot(trips) == before
     assert not trips.packets()
 
@@ -268,8 +269,8 @@ def test_a_partition_value_a_varchar_column_would_truncate_is_refused(trips):
     result = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-02,2026-03-01XYZ", *text_day)
 
     assert result.returncode == 1, result.output
-    assert ('partition value "2026-03-01XYZ" becomes "2026-03-01" as a character varying(10) (trip_date): it would '
-            'name another partition than the one typed') in result.stderr, result.stderr
+    assert ('partition value "2026-03-01XYZ" becomes "2026-03-01" as a character varying(10) (trip_date): did you '
+            'mean 2026-03-01?') in result.stderr, result.stderr
     assert snapshot(trips) == before
     assert trips.rows("analytics.fct_trips_variant") == variant
     assert not trips.packets()
@@ -298,7 +299,8 @@ def raise_a_fingerprint_total(data):
 
 
 @pytest.mark.parametrize("edit, says", [
-    (point_at_the_source, "as the target of fct_trips, but dbt resolves fct_trips to"),
+    (point_at_the_source, "as the target of fct_trips (planned with the profile's default target), but this "
+                          "project with target (the profile's default) resolves fct_trips to"),
     (raise_a_fingerprint_total, "no plan wrote a packet with this content"),
 ])
 def test_an_edited_packet_with_a_re_bound_approval_is_refused_before_any_statement(trips, edit, says):

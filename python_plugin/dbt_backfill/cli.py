@@ -1,5 +1,7 @@
 """The `dbt-backfill` command: parse, call the workflow, print, exit. Exit status: 0 done; 3 a safety refusal
-(the target is unchanged unless the message says otherwise); 1 bad input or configuration; 2 usage."""
+(the target is unchanged unless the message says otherwise); 1 bad input or configuration, or the database
+failed (the message names its cause); 2 usage; 130 interrupted (Ctrl-C, SIGTERM). After apply or rollback stop
+short, the target's state is read afresh and printed, never inferred."""
 from __future__ import annotations
 
 import json
@@ -15,7 +17,7 @@ import click
 from dbt_backfill import __version__
 from dbt_backfill.dbt_runner import DbtOptions, DbtRunner, redact
 from dbt_backfill.demo import run_demo
-from dbt_backfill.errors import BackfillError, BackfillRefused
+from dbt_backfill.errors import BackfillError, BackfillRefused, Interrupted
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Packet, file_sha256
 from dbt_backfill.workflow.apply import apply as apply_packet
@@ -25,11 +27,13 @@ from dbt_backfill.workflow.audit import history as read_history
 from dbt_backfill.workflow.cascade import apply_cascade
 from dbt_backfill.workflow.clean import clean as clean_run
 from dbt_backfill.workflow.rollback import rollback as rollback_packet
+from dbt_backfill.workflow.status import TargetState, status as read_status
 from dbt_backfill.workflow.verify import verify as verify_packet
 
 SEVERITY = {"block": "BLOCK", "warn": "WARN", "unknown": "UNKNOWN", "ok": "ok"}
 EXIT_REFUSED = 3
 EXIT_ERROR = 1
+EXIT_INTERRUPTED = 130
 
 
 def dbt_options(command: Callable) -> Callable:
@@ -83,18 +87,39 @@ def handles_outcomes(command: Callable) -> Callable:
             return command(*args, **kwargs)
         except BackfillRefused as refused:
             _fail(f"refused: {refused}", EXIT_REFUSED, as_json, {"status": "refused", "reason": refused.reason,
-                                                                 "message": str(refused), "details": refused.details})
+                                                                 "message": str(refused), "details": refused.details},
+                  refused.state)
+        except Interrupted as interrupted:
+            _fail(f"interrupted: {interrupted}", EXIT_INTERRUPTED, as_json,
+                  {"status": "interrupted", "message": str(interrupted)}, interrupted.state)
+        except KeyboardInterrupt:  # outside apply and rollback, which read the state first (Interrupted)
+            _fail("interrupted (Ctrl-C): the command stopped.", EXIT_INTERRUPTED, as_json, {"status": "interrupted"})
         except BackfillError as error:
-            _fail(f"error: {error}", EXIT_ERROR, as_json, {"status": "error", "message": str(error)})
+            _fail(f"error: {error}", EXIT_ERROR, as_json,
+                  {"status": "error", "cause": error.cause.kind if error.cause else None, "message": str(error)},
+                  error.state)
     return wrapper
 
 
-def _fail(line: str, code: int, as_json: bool, payload: dict) -> None:
-    line = redact(line)
-    click.echo(line, err=True)
+def _fail(line: str, code: int, as_json: bool, payload: dict, state: TargetState | None = None) -> None:
+    if state is not None:
+        line = f"{line}\n{_state_text(state)}"
+        payload = {**payload, "state": state.to_dict()}
+    click.echo(redact(line), err=True)
     if as_json:
         click.echo(redact(json.dumps(payload, default=str)))
     sys.exit(code)
+
+
+def _state_text(state: TargetState) -> str:
+    """The state table, as read from the database (or that it could not be read), and the next command."""
+    if state.unreadable is not None:
+        return (f"State unknown: {state.unreadable}, so what the target holds could not be read. Run "
+                f"`dbt-backfill status {state.path}` when it is back.")
+    rows = [[p.value, p.state + (" (= as before)" if p.unchanged_by_the_repair and p.state == "as approved" else ""),
+             str(p.fingerprint.row_count), p.fingerprint.short] for p in state.partitions]
+    return (f"State of {state.packet.target}, read now:\n" + _table(["partition", "state", "rows", "sha256"], rows)
+            + f"\nNext: {state.next_step}.")
 
 
 def _short(value: Any) -> str:
@@ -327,6 +352,17 @@ def rollback(runner: DbtRunner, packet: Path, as_json: bool) -> None:
     click.echo(f"Rolled back {result.packet.run_id} on {result.packet.target}: restored "
                f"{', '.join(result.restored) or 'nothing'}, each equal to its fingerprint before the apply"
                f"{'; already as before: ' + ', '.join(result.skipped) if result.skipped else ''}.")
+
+
+@packet_command
+def status(runner: DbtRunner, packet: Path, as_json: bool) -> None:
+    """What each partition PACKET names holds now, read from the database: as approved, as before, or neither; and
+    the command to run next. Reads only."""
+    state = read_status(runner, packet)
+    if as_json:
+        click.echo(json.dumps({"status": "read", **state.to_dict()}))
+        return
+    click.echo(_state_text(state))
 
 
 @main.command()

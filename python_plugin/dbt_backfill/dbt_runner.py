@@ -17,13 +17,16 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from dbt_backfill.causes import classify
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.packet import RelationRef
 
@@ -123,6 +126,38 @@ class DbtRunner:
         # Our own target path: the user's target/ (and its partial-parse state) stays theirs.
         self.target_path = Path(options.project_dir).resolve() / "target" / "dbt_backfill"
         self._manifest: Any | None = None  # dbt's Manifest, parsed on the first invocation that needs one
+        self._safe_stops: frozenset[str] = frozenset()  # results after which a requested stop may be honoured
+        self._stop_requested: str | None = None  # the signal's name, once one asked the command to stop
+        self.stopped_at_once = False  # a second signal did not wait for the partition's transaction
+
+    @property
+    def stop_requested(self) -> str | None:
+        return self._stop_requested
+
+    @contextlib.contextmanager
+    def stopping_only_between(self, results: Sequence[str]) -> Any:
+        """While the block runs, SIGINT and SIGTERM stop the command only where it is safe: at the next of the
+        package's `results` (emitted after a partition's transaction committed), so no partition is left to the
+        server's rollback of a cut connection. A second signal stops at once."""
+        def request_stop(signum: int, frame: Any) -> None:
+            if self._stop_requested is not None:
+                self.stopped_at_once = True
+                raise KeyboardInterrupt
+            self._stop_requested = signal.Signals(signum).name
+            print(f"dbt-backfill: {self._stop_requested} received; stopping when the current partition's transaction "
+                  f"has ended (send it again to stop at once).", file=sys.__stderr__, flush=True)
+
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+        self._safe_stops, self._stop_requested, self.stopped_at_once = frozenset(results), None, False
+        try:
+            yield
+        finally:
+            self._safe_stops = frozenset()
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
 
     def _flags(self, command: Sequence[str]) -> list[str]:
         # --log-level none: nothing on stdout (the events reach the callback). dbt copies --log-level onto the
@@ -139,6 +174,7 @@ class DbtRunner:
         unreadable: list[str] = []
 
         def on_event(event: Any) -> None:
+            stop_here = False
             # A callback sees every event, debug ones included: `SQLQuery` carries each statement's text, so a
             # sentinel written into a model's SQL (a comment) would read as a result. Results come only from the
             # package's own log() calls (JinjaLogInfo). Secrets are scrubbed as dbt's own loggers scrub each line.
@@ -148,10 +184,15 @@ class DbtRunner:
                 if event.info.name == "JinjaLogInfo" and "<<dbt_backfill:" in message:
                     for match in RESULT.finditer(message):
                         results.append(MacroResult(match["kind"], json.loads(match["payload"])))
+                        stop_here = self._stop_requested is not None and match["kind"] in self._safe_stops
                 if event.info.level == "error" and message.strip():
                     errors.append(redact(message.strip()))
             except Exception as exc:  # a malformed payload: the command fails with it, dbt carries on
                 unreadable.append(redact(f"a result of dbt_backfill could not be read ({exc})"))
+                return
+            if stop_here:
+                # the one thing raised into dbt, on purpose: a requested stop, right after a partition committed
+                raise KeyboardInterrupt
 
         # What dbt's libraries print or warn (PySpark warns on every session it configures) stays out of the
         # CLI's own output, as it did when dbt ran as a subprocess; it is shown only if dbt fails and says nothing.
@@ -201,14 +242,7 @@ class DbtRunner:
             self._refuse_if_locked(invocation)
             raise BackfillError(f"dbt compile of {model} failed; nothing was changed.\n" + "\n".join(invocation.errors))
         manifest = self._manifest
-        matches = [n for n in manifest.nodes.values() if n.resource_type == "model" and n.name == model]
-        if not matches:
-            raise BackfillError(f"no model named {model} in the dbt project at {self.options.project_dir}. "
-                                f"Nothing was changed.")
-        if len(matches) > 1:
-            raise BackfillError(f"{len(matches)} models are named {model} ({', '.join(n.unique_id for n in matches)}); "
-                                f"name one unambiguously. Nothing was changed.")
-        node = matches[0]
+        node = self._model_in_manifest(model)
         compiled_node = results[node.unique_id].node if node.unique_id in results else node
         adapter_type = manifest.metadata.adapter_type or ""
         require_supported_adapter(adapter_type)
@@ -227,6 +261,27 @@ class DbtRunner:
                 unique_id: code_binding(result.node, result.node.compiled_code) for unique_id, result in results.items()
                 if unique_id != node.unique_id and str(result.status) == "success" and result.node.compiled_code},
         )
+
+    def _model_in_manifest(self, model: str) -> Any:
+        matches = [n for n in self._manifest.nodes.values() if n.resource_type == "model" and n.name == model]
+        if not matches:
+            raise BackfillError(f"no model named {model} in the dbt project at {self.options.project_dir}. "
+                                f"Nothing was changed.")
+        if len(matches) > 1:
+            raise BackfillError(f"{len(matches)} models are named {model} ({', '.join(n.unique_id for n in matches)}); "
+                                f"name one unambiguously. Nothing was changed.")
+        return matches[0]
+
+    def resolve_model(self, model: str) -> tuple[str, RelationRef]:
+        """What this project and target make of `model` from a parse alone, before anything connects to a database:
+        the adapter type and the model's relation."""
+        failed = self._parsed()
+        if failed is not None:
+            raise BackfillError("dbt could not parse the project; nothing was read or written.\n"
+                                + "\n".join(failed.errors))
+        node = self._model_in_manifest(model)
+        return (self._manifest.metadata.adapter_type or "",
+                RelationRef(node.database, node.schema, node.alias or node.name))
 
     @staticmethod
     def _refuse_if_locked(invocation: Invocation) -> None:
@@ -248,9 +303,17 @@ class DbtRunner:
         if invocation.returncode != 0:
             self._refuse_if_locked(invocation)
             steps = invocation.all("step")
-            if steps:
-                raise BackfillError(f"{steps[-1]['if_it_fails']}\n" + "\n".join(invocation.errors))
-            raise BackfillError(f"dbt run-operation {macro} failed.\n" + "\n".join(invocation.errors))
+            # the database's own words first: a lost connection is not the partition value's fault
+            cause = classify("\n".join(invocation.errors))
+            if cause is not None:
+                said = f"{cause.says} ({macro}'s last step begun: {steps[-1]['doing'] if steps else 'none yet'})."
+            elif steps:
+                said = steps[-1]["if_it_fails"]
+            else:
+                said = f"dbt run-operation {macro} failed."
+            error = BackfillError(f"{said}\n" + "\n".join(invocation.errors))
+            error.cause, error.last_step, error.database_errors = cause, steps[-1] if steps else None, invocation.errors
+            raise error
         return invocation
 
 

@@ -2,14 +2,27 @@
 
 
 class BackfillError(Exception):
-    """Bad input or configuration: the user can fix the command or the project (exit 1)."""
+    """Bad input or configuration: the user can fix the command or the project (exit 1). `cause` names what the
+    database said stopped it (causes.Cause) when it was the database, not the input; `state` is the target's state
+    read afterwards (workflow.status.TargetState), where a command that writes was stopped."""
+
+    cause = None
+    state = None
+    last_step = None  # the operation's last `step` ({doing, if_it_fails}) when dbt failed inside one
+    database_errors: tuple = ()  # dbt's error lines
 
 
 class BackfillRefused(Exception):
     """A safety refusal: going on could make the target wrong (exit 3). The message says why, what to do,
     and what state the target is in."""
 
+    state = None  # the target's state read after a refusal mid-way (workflow.status.TargetState)
+
     def __init__(self, reason: str, message: str, details: dict | None = None) -> None:
         super().__init__(message)
         self.reason = reason
         self.details = details or {}
+
+
+class Interrupted(BackfillError):
+    """The user stopped a command (Ctrl-C, SIGTERM): exit 130."""

@@ -6,10 +6,12 @@ from pathlib import Path
 
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.packet import Packet
+from dbt_backfill.workflow.placement import refuse_elsewhere
 
 
 def clean(runner: DbtRunner, path: Path, drop_backups: bool = False) -> list[str]:
     packet = Packet.read(path)
+    refuse_elsewhere(runner, packet)
     invocation = runner.run_operation("clean_run", {
         **packet.scope_args(), "partitions": packet.partition_args(), "drop_backups": drop_backups,
         "packet_sha256": packet.sha256(), "cleaned_by": getpass.getuser()})

@@ -6,9 +6,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dbt_backfill.dbt_runner import DbtRunner
+from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.packet import Packet
 from dbt_backfill.workflow.approve import read_approved
 from dbt_backfill.workflow.audit import audited
+from dbt_backfill.workflow.placement import refuse_elsewhere
+from dbt_backfill.workflow.status import stopped
 
 
 @dataclass(frozen=True)
@@ -20,14 +23,19 @@ class RollbackResult:
 
 def rollback(runner: DbtRunner, path: Path) -> RollbackResult:
     packet = Packet.read(path)
+    refuse_elsewhere(runner, packet)
     return audited(runner, packet.target, packet.run_id, packet.model, lambda: _rollback(runner, path))
 
 
 def _rollback(runner: DbtRunner, path: Path) -> RollbackResult:
     packet = read_approved(path, "Only an approved, unedited packet can be rolled back. The target is unchanged.")
-    invocation = runner.run_operation("rollback_partitions", {
-        **packet.scope_args(), "approval": packet.approval.to_dict(), "partitions": packet.partition_args(),
-        "packet_sha256": packet.sha256()})
+    try:
+        with runner.stopping_only_between(("partition_restored", "partition_skipped")):
+            invocation = runner.run_operation("rollback_partitions", {
+                **packet.scope_args(), "approval": packet.approval.to_dict(), "partitions": packet.partition_args(),
+                "packet_sha256": packet.sha256()})
+    except (BackfillError, BackfillRefused, KeyboardInterrupt) as failure:
+        raise stopped(runner, packet, path, "rollback", failure) from None
     return RollbackResult(packet=packet,
                           restored=tuple(str(r["value"]) for r in invocation.all("partition_restored")),
                           skipped=tuple(str(r["value"]) for r in invocation.all("partition_skipped")))

@@ -10,6 +10,7 @@ from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Packet
 from dbt_backfill.workflow.approve import read_approved
 from dbt_backfill.workflow.audit import audited
+from dbt_backfill.workflow.placement import refuse_elsewhere
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ def fingerprint_target(runner: DbtRunner, packet: Packet) -> dict[str, Fingerpri
 
 def verify(runner: DbtRunner, path: Path) -> VerifyResult:
     packet = Packet.read(path)
+    refuse_elsewhere(runner, packet)
     return audited(runner, packet.target, packet.run_id, packet.model, lambda: _verify(runner, path))
 
 
