@@ -167,8 +167,9 @@ def test_volatile_source_is_refused_before_any_stage_is_built_and_no_packet_is_w
     assert trips.packets() == []
     assert stage_tables_before == []
     assert trips.tables_in("analytics_backfill") == ["dbt_backfill_audit"]  # no stage; the refusal is on record
-    assert trips.query("select event, outcome from analytics_backfill.dbt_backfill_audit where event = 'refused'") == [
-        ("refused", "source_moved")]
+    # a failed plan is on record as such, with its reason, and never as `planned`
+    assert trips.query("select event, outcome from analytics_backfill.dbt_backfill_audit order by recorded_at") == [
+        ("plan_failed", "source_moved")]
     assert trips.rows("analytics.fct_trips_volatile") == before
 
 

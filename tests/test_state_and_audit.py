@@ -157,3 +157,26 @@ def test_status_of_an_unreachable_database_says_so_and_guesses_nothing(trips):
     assert result.returncode == 1, result.output
     assert result.stderr.strip() == (f"error: state unknown: the database is unreachable (no server answered); run "
                                      f"`dbt-backfill status {path}` when it is back.")
+
+
+# -- a true audit trail ---------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_a_plan_that_wrote_no_packet_is_plan_failed_with_its_reason_never_planned(trips):
+    before = snapshot(trips)
+    result = trips.plan("fct_trips", ["2025-12-01"])
+    assert result.returncode == 1, result.output
+    assert "hold no rows in the target and none in the model's output" in result.stderr
+    assert not trips.packets()
+    [(event, outcome, detail)] = trips.query("select event, outcome, detail from analytics_backfill.dbt_backfill_audit")
+    assert (event, outcome) == ("plan_failed", "error")
+    assert "partition(s) 2025-12-01 hold no rows" in detail
+
+    planned = trips.plan("fct_trips", SEED_DAYS)
+    assert planned.returncode == 0, planned.output
+    [path] = trips.packets()
+    from dbt_backfill.packet import Packet
+    rows = trips.query("select event, outcome, packet_sha256 from analytics_backfill.dbt_backfill_audit "
+                       "where event = 'planned'")
+    assert rows == [("planned", "SAFE TO RUN", Packet.read(path).sha256())]  # once, with what was written
+    assert snapshot(trips) == before

@@ -597,7 +597,7 @@ def test_the_plans_record_of_a_packet_cannot_be_added_for_an_edited_one(trips):
     forged = rehashed(trips, path, raise_a_fingerprint_total)
     from dbt_backfill.packet import Packet
     record = trips.dbt("run-operation", "dbt_backfill.audit_event", "--args", json.dumps({
-        "target": packet["target_relation"], "event": "packet_written", "run_id": packet["run_id"],
+        "target": packet["target_relation"], "event": "planned", "run_id": packet["run_id"],
         "fields": {"model": "fct_trips", "packet_sha256": Packet.read(forged).sha256()}}))
     assert record.returncode != 0, record.output
     assert "already has the packet its plan wrote recorded; a second record is refused" in record.output

@@ -2,7 +2,7 @@
   One row of the audit trail: the table dbt_backfill_audit in the audit schema (var dbt_backfill_audit_schema,
   default <target schema>_backfill), created on first use. Written inside the caller's transaction, so a
   partition's replacement and its audit row commit or vanish together. Values are text (fingerprints as JSON).
-  Events: planned, approved, partition_replaced, partition_skipped, applied, verified, verify_mismatch,
+  Events: planned (a packet was written), plan_failed, approved, partition_replaced, partition_skipped, applied, verified, verify_mismatch,
   rolled_back, refused, cleaned.
 #}
 {% macro record_audit_event(target_relation, event, run_id, fields={}) %}

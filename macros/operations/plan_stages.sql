@@ -13,5 +13,5 @@
                      cost_warning={}, allowances={}, code={}, batch_size=5, commands={}) %}
   {% do dbt_backfill._emit_result('plan', dbt_backfill._plan(run_id, model, target, model_sql, partition_by, business_key,
       partitions, sources, order_by, additive, exclude_columns, stage_schema, watermark, checks, cost_warning, allowances,
-      code, batch_size, commands)) %}
+      code, batch_size, commands, record_planned=false)) %}
 {% endmacro %}

@@ -8,7 +8,7 @@
       meta.backfill.stage_schema, else <target schema>_backfill, as plan chose it): `clean` drops exactly the
       run's own relations;
     - with `packet_sha256` (the CLI's packets): a plan must have written a packet with exactly that content for the
-      run (its `packet_written` audit row) — an edited packet re-hashed to match a copied approval has no such
+      run (its `planned` audit row, which the CLI records after writing the packet) — an edited packet re-hashed to match a copied approval has no such
       row. The pure-dbt path checks its recorded packet instead (apply_backfill).
   `consequence` ends each refusal ("The target is unchanged." / "Nothing was dropped.").
 #}
@@ -50,7 +50,7 @@
     {% set audit = dbt_backfill._audit_relation(target_relation) %}
     {% set written = [] %}
     {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
-      {% set written = dbt_backfill._execute('select packet_sha256 from ' ~ audit ~ ' where event = \'packet_written\' and run_id = '
+      {% set written = dbt_backfill._execute('select packet_sha256 from ' ~ audit ~ ' where event = \'planned\' and run_id = '
           ~ dbt_backfill._sql_literal(run_id)).rows %}
       {% do dbt_backfill._commit() %}
     {% endif %}

@@ -11,7 +11,7 @@
 #}
 {% macro _plan(run_id, model, target, model_sql, partition_by, business_key, partitions, sources, order_by=[], additive=[],
                exclude_columns=[], stage_schema=none, watermark=none, checks=[], cost_warning={}, allowances={},
-               code={}, batch_size=5, commands={}) %}
+               code={}, batch_size=5, commands={}, record_planned=true) %}
   {% do dbt_backfill.pin_session() %}
   {% set node = dbt_backfill._model_node(model) if model else none %}
   {% set target_relation = dbt_backfill._target_relation(target) %}
@@ -210,9 +210,13 @@
   {% do plan.update({'markdown': dbt_backfill._plan_markdown(plan, commands)}) %}
 
   {% do dbt_backfill._ensure_audit_table(target_relation) %}
-  {% do dbt_backfill.record_audit_event(target_relation, 'planned', run_id, {'model': model,
-      'fingerprint_after': planned | map(attribute='builds') | map(attribute='a') | map(attribute='sha256') | list,
-      'outcome': plan.review.verdict, 'detail': partitions | join(', ')}) %}
+  {# `planned` means a packet exists: the pure-dbt path records it here, beside the packet it records next; the CLI
+     only after it wrote the packet file (with its SHA-256), so a plan refused in Python is no `planned` row #}
+  {% if record_planned %}
+    {% do dbt_backfill.record_audit_event(target_relation, 'planned', run_id, {'model': model,
+        'fingerprint_after': planned | map(attribute='builds') | map(attribute='a') | map(attribute='sha256') | list,
+        'outcome': plan.review.verdict, 'detail': partitions | join(', ')}) %}
+  {% endif %}
   {% do dbt_backfill._commit() %}
   {{ return(plan) }}
 {% endmacro %}

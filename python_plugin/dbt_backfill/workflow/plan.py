@@ -18,7 +18,6 @@ from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Changes, Packet, PartitionPlan, RelationRef
 from dbt_backfill.spec import BackfillSpec
-from dbt_backfill.workflow.audit import audited
 
 
 @dataclass(frozen=True)
@@ -170,8 +169,23 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
     if not node.compiled_sql.strip():
         raise BackfillError(f"dbt compiled {node.name} to no SQL; nothing was changed.")
     run_id = new_run_id(now)
-    return audited(runner, node.relation, run_id, node.name,
-                   lambda: _plan(runner, request, node, spec, partitions, run_id, now))
+    try:
+        return _plan(runner, request, node, spec, partitions, run_id, now)
+    except (BackfillError, BackfillRefused) as failure:
+        _record_plan_failed(runner, node, run_id, failure)
+        raise
+
+
+def _record_plan_failed(runner: DbtRunner, node: ModelNode, run_id: str, failure: Exception) -> None:
+    """A failed or refused plan is `plan_failed` in the audit trail, with its reason (best effort: the database may
+    be what failed). Never `planned`: that row means a packet was written."""
+    reason = getattr(failure, "reason", None) or (failure.cause.kind if getattr(failure, "cause", None) else "error")
+    try:
+        runner.run_operation("audit_event", {"target": node.relation.to_dict(), "event": "plan_failed", "run_id": run_id,
+                                             "fields": {"model": node.name, "outcome": reason,
+                                                        "detail": str(failure).splitlines()[0][:2000]}})
+    except (BackfillError, BackfillRefused):
+        pass
 
 
 def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: BackfillSpec, partitions: tuple[str, ...],
@@ -267,9 +281,11 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
     packet.write(path)
     # The plan's record of what it wrote: apply, rollback and clean refuse a packet whose content no plan wrote
     # (an edited packet re-hashed to match a copied approval has no such row).
-    runner.run_operation("audit_event", {"target": packet.target.to_dict(), "event": "packet_written", "run_id": run_id,
+    runner.run_operation("audit_event", {"target": packet.target.to_dict(), "event": "planned", "run_id": run_id,
                                          "fields": {"model": node.name, "packet_sha256": packet.sha256(),
-                                                    "detail": str(path)}})
+                                                    "outcome": packet.review["verdict"],
+                                                    "fingerprint_after": [p.fingerprint.sha256 for p in planned],
+                                                    "detail": f"{', '.join(partitions)} ({path})"}})
     document = plan_document_path(path)
     markdown = (f"{result['markdown'].rstrip()}\n\n---\nThis plan describes packet `{path.name}`, SHA-256 "
                 f"`{packet.sha256()}`: an approval binds to exactly that content.\n")
