@@ -113,6 +113,11 @@ def test_a_connection_cut_after_the_canary_committed_is_said_as_such_with_the_st
     assert rerun.returncode == 0, rerun.output
     assert rerun.json()["skipped"] == ["2026-03-01", "2026-03-03"]
     assert independent_states(trips, packet) == dict.fromkeys(SEED_DAYS, "as approved")
+    # one approval, recorded once however many applies it took, stamped with its own time
+    [(approved_by, detail)] = trips.query(f"select approved_by, detail from analytics_backfill.dbt_backfill_audit "
+                                          f"where event = 'approved' and run_id = '{packet['run_id']}'")
+    approval = yaml.safe_load(path.read_text())["approval"]
+    assert (approved_by, detail) == (approval["approved_by"], f"approved at {approval['approved_at']}")
 
 
 # PostgreSQL: its fault point waits on a lock the test releases, so the transaction can go on to its commit

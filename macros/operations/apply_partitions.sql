@@ -61,7 +61,15 @@
   {% endif %}
   {% set batch_size = [batch_size | int, 1] | max %}
   {% set batch = [] %}
-  {% do dbt_backfill.record_audit_event(target_relation, 'approved', run_id, dbt_backfill._merged(audit_fields, {'detail': approval.get('approved_at')})) %}
+  {# the approval is an event of its own, recorded once: by the first apply (a rerun or a resume adds no second row),
+     stamped with the approval's own time in `detail` #}
+  {% set audit = dbt_backfill._audit_relation(target_relation) %}
+  {% set recorded = dbt_backfill._execute("select count(*) from " ~ audit ~ " where event = 'approved' and run_id = "
+      ~ dbt_backfill._sql_literal(run_id)).rows[0][0] %}
+  {% if recorded | int == 0 %}
+    {% do dbt_backfill.record_audit_event(target_relation, 'approved', run_id, dbt_backfill._merged(audit_fields,
+        {'detail': 'approved at ' ~ approval.get('approved_at')})) %}
+  {% endif %}
   {% do dbt_backfill._commit() %}
 
   {% for partition in partitions %}
