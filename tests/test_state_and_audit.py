@@ -2,6 +2,7 @@
 runs only where it was planned, and nothing it says about the target's state is inferred."""
 from __future__ import annotations
 
+import getpass
 import re
 import signal
 import socket
@@ -185,3 +186,27 @@ def test_a_plan_that_wrote_no_packet_is_plan_failed_with_its_reason_never_planne
                        "where event = 'planned'")
     assert rows == [("planned", "SAFE TO RUN", Packet.read(path).sha256())]  # once, with what was written
     assert snapshot(trips) == before
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_verify_after_a_rollback_says_rolled_back_with_its_time_and_who_not_a_mismatch(trips):
+    path, packet = approved(trips)
+    before = snapshot(trips)
+    assert trips.backfill("apply", str(path)).returncode == 0
+    rolled = trips.backfill("rollback", str(path))
+    assert rolled.returncode == 0, rolled.output
+
+    verified = trips.backfill("verify", str(path))
+
+    assert verified.returncode == 0, verified.output
+    user = getpass.getuser()
+    assert re.match(rf"Rolled back at 20\d\d-\d\d-\d\d \d\d:\d\d:\d\d by OS user {re.escape(user)} \(the audit trail\): "
+                    rf"every partition of \S+ holds its rows from before the apply, as read now\.", verified.stdout), \
+        verified.stdout
+    assert snapshot(trips) == before
+    events = trips.query(f"select event, outcome, detail from analytics_backfill.dbt_backfill_audit "
+                         f"where run_id = '{packet['run_id']}' order by recorded_at")
+    assert {e for e, _, _ in events} >= {"planned", "approved", "partition_replaced", "rolled_back", "verified"}
+    assert not {"verify_mismatch", "refused"} & {e for e, _, _ in events}
+    assert {d for e, _, d in events if e == "rolled_back"} == {f"run as OS user {user}"}
+    assert events[-1][0] == "verified" and events[-1][1].startswith("rolled back at ")

@@ -6,7 +6,7 @@
   and the rest unchanged. Takes the table's backfill lock like apply.
 #}
 {% macro rollback_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
-                             approval={}, packet_sha256=none) %}
+                             approval={}, packet_sha256=none, rolled_back_by=none) %}
   {% set session = dbt_backfill._write_session(target, model, partition_by, business_key, additive, material_columns, approval,
       run_id, partitions, packet_sha256) %}
   {% set target_relation, scope, target_columns, audit_fields = session.relation, session.scope, session.columns, session.audit_fields %}
@@ -49,7 +49,8 @@
         commitment=partition.get('target_before_commitment')) %}
     {% do dbt_backfill.record_audit_event(target_relation, 'rolled_back', run_id, dbt_backfill._merged(audit_fields, {
         'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': after,
-        'duration_ms': ((modules.datetime.datetime.now() - started).total_seconds() * 1000) | int, 'outcome': 'restored'})) %}
+        'duration_ms': ((modules.datetime.datetime.now() - started).total_seconds() * 1000) | int, 'outcome': 'restored',
+        'detail': ('run as OS user ' ~ rolled_back_by) if rolled_back_by else none})) %}
     {% do dbt_backfill._fault_point('rollback_before_commit') %}
     {% do dbt_backfill._commit() %}
     {% do restored.append(partition.value) %}

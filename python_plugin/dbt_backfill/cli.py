@@ -333,8 +333,15 @@ def verify(runner: DbtRunner, packet: Path, as_json: bool) -> None:
     """Check that the target's partitions still equal PACKET's approved fingerprints."""
     result = verify_packet(runner, packet)
     if as_json:
-        click.echo(json.dumps({"status": "verified", "partitions": [
+        click.echo(json.dumps({"status": "rolled_back" if result.rolled_back else "verified",
+                               "rolled_back": result.rolled_back, "partitions": [
             {"value": c.value, "fingerprint": c.actual.to_dict()} for c in result.checks]}))
+        return
+    if result.rolled_back:
+        click.echo(f"Rolled back at {result.rolled_back['at']} by {result.rolled_back['by']} (the audit trail): every "
+                   f"partition of {result.packet.target} holds its rows from before the apply, as read now.")
+        click.echo(_table(["partition", "rows", "totals", "sha256"],
+                          [[c.value, str(c.actual.row_count), _totals(c.actual), c.actual.short] for c in result.checks]))
         return
     click.echo(f"Verified {result.packet.target}: every partition equals its approved fingerprint.")
     click.echo(_table(["partition", "rows", "totals", "sha256"],

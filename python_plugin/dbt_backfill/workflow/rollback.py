@@ -2,6 +2,7 @@
 plan's target_before fingerprint."""
 from __future__ import annotations
 
+import getpass
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,7 +34,7 @@ def _rollback(runner: DbtRunner, path: Path) -> RollbackResult:
         with runner.stopping_only_between(("partition_restored", "partition_skipped")):
             invocation = runner.run_operation("rollback_partitions", {
                 **packet.scope_args(), "approval": packet.approval.to_dict(), "partitions": packet.partition_args(),
-                "packet_sha256": packet.sha256()})
+                "packet_sha256": packet.sha256(), "rolled_back_by": getpass.getuser()})
     except (BackfillError, BackfillRefused, KeyboardInterrupt) as failure:
         raise stopped(runner, packet, path, "rollback", failure) from None
     return RollbackResult(packet=packet,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Mapping
 
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillRefused
@@ -10,6 +11,7 @@ from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Packet
 from dbt_backfill.workflow.approve import read_approved
 from dbt_backfill.workflow.audit import audited
+from dbt_backfill.workflow.status import AS_BEFORE, read_state
 from dbt_backfill.workflow.placement import refuse_elsewhere
 
 
@@ -28,6 +30,7 @@ class PartitionCheck:
 class VerifyResult:
     packet: Packet
     checks: tuple[PartitionCheck, ...]
+    rolled_back: Mapping[str, Any] | None = None  # {at, by}: the run was rolled back, and the target says so
 
 
 def fingerprint_target(runner: DbtRunner, packet: Packet) -> dict[str, Fingerprint]:
@@ -46,6 +49,9 @@ def verify(runner: DbtRunner, path: Path) -> VerifyResult:
 
 def _verify(runner: DbtRunner, path: Path) -> VerifyResult:
     packet = read_approved(path, "There are no approved fingerprints to verify against. The target is unchanged.")
+    rolled_back = _rolled_back(runner, packet, path)
+    if rolled_back is not None:
+        return rolled_back
     actual = fingerprint_target(runner, packet)
     checks = tuple(PartitionCheck(p.value, p.fingerprint, actual[p.value]) for p in packet.partitions)
     failed = [c for c in checks if not c.ok]
@@ -55,3 +61,25 @@ def _verify(runner: DbtRunner, path: Path) -> VerifyResult:
                                                  f"the approved fingerprints ({described}). verify changes nothing.",
                               {"partitions": [c.value for c in failed]})
     return VerifyResult(packet=packet, checks=checks)
+
+
+def _rolled_back(runner: DbtRunner, packet: Packet, path: Path) -> VerifyResult | None:
+    """A run the audit trail says was rolled back, whose partitions all hold their rows from before the apply, as
+    read now: verify's outcome is that, recorded once as `verified` ("rolled back ..."), not a mismatch alarm."""
+    events = runner.run_operation("run_history", {"target": packet.target.to_dict(), "run_id": packet.run_id}
+                                  ).first("run_history")["events"]
+    rollbacks = [e for e in events if e["event"] == "rolled_back"]
+    if not rollbacks:
+        return None
+    state = read_state(runner, packet, path)
+    if any(p.state != AS_BEFORE and not p.unchanged_by_the_repair for p in state.partitions):
+        return None  # not (only) the rollback: judged against the approval as any other run
+    last = rollbacks[-1]
+    who = (last.get("detail") or "").replace("run as ", "") or "an unrecorded user"
+    at = str(last["recorded_at"])[:19]
+    runner.run_operation("audit_event", {"target": packet.target.to_dict(), "event": "verified", "run_id": packet.run_id,
+                                         "fields": {"model": packet.model, "outcome": f"rolled back at {at}",
+                                                    "detail": f"every partition as before the apply; rolled back by {who}"}})
+    checks = tuple(PartitionCheck(p.value, packet.partitions[i].fingerprint, p.fingerprint)
+                   for i, p in enumerate(state.partitions))
+    return VerifyResult(packet=packet, checks=checks, rolled_back={"at": at, "by": who})
