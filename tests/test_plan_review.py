@@ -482,6 +482,38 @@ def test_a_window_no_neighbour_probe_would_see_still_stops_the_cascade(trips, ki
     assert trips.query("select * from analytics.lagged_fares order by trip_date") == stale
 
 
+ADJUSTED_SQL = """{{ config(materialized='incremental', incremental_strategy='append') }}
+-- trips not plainly completed in the 7 days up to each day, for the days that have any: before the corrections
+-- arrive the table is empty, so the repair creates its partitions
+with days as (select distinct trip_date from {{ ref('fct_trips') }})
+select days.trip_date, count(*) as adjusted_7d
+from days
+join {{ ref('fct_trips') }} as trips
+  on trips.trip_date <= days.trip_date and trips.trip_date > {{ dbt.dateadd('day', -7, 'days.trip_date') }}
+where trips.status <> 'completed'
+group by days.trip_date
+"""
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_a_cascade_creates_the_partitions_a_window_reaches_that_the_table_did_not_hold(trips):
+    (trips.dir / "models" / "adjusted_7d.sql").write_text(ADJUSTED_SQL)
+    (trips.dir / "models" / "adjusted_7d.yml").write_text(yaml.safe_dump({"version": 2, "models": [
+        {"name": "adjusted_7d", "config": {"meta": {"backfill": {
+            "partition_by": "trip_date", "business_key": ["trip_date"], "depends_on_window": {"after": 6}}}}}]}))
+    assert trips.dbt("run", "--select", "adjusted_7d").returncode == 0
+    assert trips.query("select count(*) from analytics.adjusted_7d") == [(0,)]
+    path = plan_and_approve(trips)
+    result = trips.backfill("apply", str(path), "--cascade")
+    assert result.returncode == 0, result.output
+    assert "Cascade: adjusted_7d applied: 4 partition(s) replaced" in result.stdout
+    after = trips.query("select * from analytics.adjusted_7d order by trip_date")
+    assert [row[0].isoformat() for row in after] == [*DAYS, "2026-03-04"]
+    rebuilt = trips.dbt("run", "--select", "adjusted_7d", "--full-refresh")
+    assert rebuilt.returncode == 0, rebuilt.output
+    assert trips.query("select * from analytics.adjusted_7d order by trip_date") == after
+
+
 # -- the pure-dbt path ------------------------------------------------------------------------------------
 
 # the same operations as the CLI's behind run-operation, whose Spark leaves the seed scenario runs, and Spark's
