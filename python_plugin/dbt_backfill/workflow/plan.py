@@ -173,6 +173,13 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
         return _plan(runner, request, node, spec, partitions, run_id, now)
     except (BackfillError, BackfillRefused) as failure:
         _record_plan_failed(runner, node, run_id, failure)
+        if isinstance(failure, BackfillError) and failure.cause is not None:
+            # the database stopped it, not the input: say what that means for the target, which a plan only reads
+            first, _, rest = str(failure).partition("\n")
+            said = BackfillError(f"{first} No packet was written; a plan only reads the target, so the target is "
+                                 f"unchanged (stages it built may be left in the stage schema).\n{rest}".rstrip())
+            said.cause = failure.cause
+            raise said from None
         raise
 
 
