@@ -90,6 +90,11 @@ class PartitionPlan:
     commitment: str | None = None  # commitment_digest of the approved stage: what apply checks on what it inserts
     target_before_commitment: str | None = None  # of the partition as the plan found it: what rollback restores
 
+    @property
+    def changed_by_the_repair(self) -> bool:
+        """Whether the approved rows differ from the rows the plan found (every column: the commitments)."""
+        return self.commitment != self.target_before_commitment
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "PartitionPlan":
         return cls(

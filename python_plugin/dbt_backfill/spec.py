@@ -55,7 +55,7 @@ class BackfillSpec:
     checks: tuple[Mapping[str, Any], ...] = ()  # reconciliation gates; their kinds are checked by the package
     cost_warning: Mapping[str, int] = field(default_factory=dict)  # {rows, bytes} the builds may read unwarned
     # how far a change of a parent's partition reaches into this model's partitions (a trailing 28-day metric:
-    # {after: 27}); what apply --cascade rebuilds behind its parents, and then probes beyond
+    # {after: 27}); what apply --cascade rebuilds behind its parents, comparing the rest with a full build
     depends_on_window: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod

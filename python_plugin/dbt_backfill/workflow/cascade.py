@@ -56,7 +56,7 @@ class CascadeResult:
 def changed_partitions(packet: Packet) -> list[str]:
     """The partitions an applied packet changed: those whose approved rows (every column: the commitment) differ
     from the rows the plan found there."""
-    return [p.value for p in packet.partitions if p.commitment != p.target_before_commitment]
+    return [p.value for p in packet.partitions if p.changed_by_the_repair]
 
 
 def describe_reach(reach: Mapping[str, Any] | None) -> str:

@@ -51,8 +51,7 @@ class TargetState:
         if states == {AS_APPROVED}:
             return (f"every partition is as approved: `dbt-backfill verify {path}` records it; "
                     f"`dbt-backfill rollback {path}` restores the rows before")
-        if states == {AS_BEFORE} or not any(p.state == AS_APPROVED and not p.unchanged_by_the_repair
-                                            for p in self.partitions):
+        if not any(p.state == AS_APPROVED and not p.unchanged_by_the_repair for p in self.partitions):
             return f"nothing is replaced yet: `dbt-backfill apply {path}` applies it"
         return (f"resume with `dbt-backfill apply {path}` (it replaces only the partitions still as before), or "
                 f"undo with `dbt-backfill rollback {path}` (it restores those as approved)")
@@ -79,7 +78,7 @@ def read_state(runner: DbtRunner, packet: Packet, path: Path) -> TargetState:
             state = AS_BEFORE
         else:
             state = NEITHER
-        states.append(PartitionState(p.value, state, now, p.commitment == p.target_before_commitment))
+        states.append(PartitionState(p.value, state, now, not p.changed_by_the_repair))
     return TargetState(packet, path, tuple(states))
 
 
