@@ -56,7 +56,7 @@ def test_packet_round_trips_through_yaml_with_the_same_sha256(tmp_path):
 def test_reformatting_the_yaml_keeps_the_approval_but_any_edit_voids_it(tmp_path):
     path = tmp_path / "p.yml"
     make_packet().write(path)
-    approved = approve(path, "Dana Owner", now=NOW)
+    approved, _ = approve(path, "Dana Owner", now=NOW)
     assert approval_problem(approved) is None
 
     data = yaml.safe_load(path.read_text())

@@ -214,7 +214,8 @@ def test_rollback_restores_the_exact_fingerprints_from_before_and_history_tells_
     history = trips.backfill("history", "fct_trips", "--json")
     assert history.returncode == 0, history.output
     events = [(e["event"], e["partition_value"]) for e in history.json()["events"]]
-    assert events[:2] == [("planned", None), ("approved", None)]  # `planned` once, when the packet was written
+    # `planned` once, when the packet was written
+    assert events[:3] == [("building_stages", None), ("planned", None), ("approved", None)]
     assert ("partition_replaced", "2026-03-01") in events and ("partition_skipped", "2026-03-03") in events
     assert ("rolled_back", "2026-03-02") in events and events[-1] == ("cleaned", None)
     approved_by = {e["approved_by"] for e in history.json()["events"] if e["event"] == "partition_replaced"}
@@ -232,12 +233,17 @@ def test_clean_keeps_backups_while_a_rollback_is_possible(trips):
 
     # the rollback is gone, and says why from the audit trail: not "changed after the apply"
     applied = trips.rows()
-    assert trips.backfill("verify", str(path)).returncode == 0
+    verified = trips.backfill("verify", str(path))
+    assert verified.returncode == 0, verified.output
+    # verify knows the backups are gone, from the audit trail
+    assert re.search(r"^Its backups were dropped by `dbt-backfill clean --drop-backups` at 20\d\d-\d\d-\d\d "
+                     r"\d\d:\d\d:\d\d \(by OS user " + re.escape(getpass.getuser()) + r"\), as the audit trail "
+                     r"records it: this run can no longer be rolled back\.$", verified.stdout, re.MULTILINE), verified.stdout
     rolled = trips.backfill("rollback", str(path))
     assert rolled.returncode == 3, rolled.output
     message = rolled.stderr.strip().splitlines()[0]
     assert re.search(r"^refused: partition 2026-03-01 cannot be rolled back: its backup \S+__p0_backup was dropped by "
-                     r"`dbt-backfill clean --drop-backups` at 20\d\d-\d\d-\d\d \d\d:\d\d:\d\d\S* \(run as OS user "
+                     r"`dbt-backfill clean --drop-backups` at 20\d\d-\d\d-\d\d \d\d:\d\d:\d\d\S* \(by OS user "
                      + re.escape(getpass.getuser()) + r"\), as the audit trail records it\. The partition holds the approved rows \(as applied; sha256 [0-9a-f]{12}… now\)\. Partitions "
                      r"restored before it: none; this partition and the rest are unchanged\.", message), message
     assert "changed after the apply" not in rolled.stderr

@@ -3,6 +3,8 @@ runs only where it was planned, and nothing it says about the target's state is 
 from __future__ import annotations
 
 import getpass
+import json
+import os
 import re
 import signal
 import socket
@@ -15,7 +17,7 @@ import yaml
 from backends import POSTGRES_ONLY, TRANSACTIONAL_ADAPTERS
 from conftest import trips_on
 from dbt_backfill.demo import BACKFILL_DAYS as SEED_DAYS
-from test_resilience import FaultLock, reached, start, wait_until
+from test_resilience import FaultLock, kill, reached, start, wait_until
 from test_tampering import PUBLISHED, approved, refused, snapshot
 
 trips = trips_on(TRANSACTIONAL_ADAPTERS)
@@ -148,6 +150,73 @@ def test_ctrl_c_during_apply_waits_for_the_partitions_transaction_then_prints_th
     assert independent_states(trips, packet) == dict.fromkeys(SEED_DAYS, "as approved")
 
 
+AS_APPROVED_ALL = dict.fromkeys(SEED_DAYS, "as approved")
+# the write in flight is rolled back: apply's canary stays as before, rollback's first restore stays as approved
+IN_FLIGHT_UNDONE = {"apply": {"2026-03-01": "as before", "2026-03-02": "as before", "2026-03-03": "as approved"},
+                    "rollback": AS_APPROVED_ALL}
+AFTER_RERUN = {"apply": AS_APPROVED_ALL, "rollback": dict.fromkeys(SEED_DAYS, "as before")}
+# 2026-03-03 is not changed by the repair: its rows before are its approved rows, so the totals say "as approved"
+AFTER_RERUN["rollback"]["2026-03-03"] = "as approved"
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+@pytest.mark.parametrize("command, point", [("apply", "before_commit"), ("rollback", "rollback_before_commit")])
+@pytest.mark.parametrize("fault", ["pg_terminate_backend", "server restart"])
+def test_a_write_cut_by_the_database_prints_the_state_read_afterwards_and_a_rerun_completes(
+        postgres_cluster, trips, command, point, fault):
+    if fault == "server restart" and postgres_cluster is None:
+        pytest.skip("restarts the throwaway PostgreSQL cluster the suite started")
+    path, packet = approved(trips)
+    if command == "rollback":
+        assert trips.backfill("apply", str(path)).returncode == 0
+    hold = FaultLock(trips)
+    writing = start(trips, [command, str(path)], fault_point=point)
+    wait_until(reached(trips, point), f"{command}'s first partition transaction")
+    if fault == "server restart":
+        postgres_cluster.restart()  # cuts every session, the fault lock's holder included
+        hold.connection = None
+        trips.backend.connection = trips.backend.server.connect(trips.backend.database)
+    else:
+        trips.query("select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'dbt' "
+                    "and datname = current_database() and pid <> pg_backend_pid()")
+        hold.release()
+    stdout, stderr = writing.communicate(timeout=120)
+
+    assert writing.returncode == 1, stdout + stderr
+    said = ("the server ended the connection" if fault == "server restart" else "the connection to the database was lost")
+    assert stderr.startswith(f"error: {command} stopped: "), stderr
+    assert said in stderr.splitlines()[0] or "the connection to the database was lost" in stderr.splitlines()[0], stderr
+    independent = independent_states(trips, packet)
+    assert independent == IN_FLIGHT_UNDONE[command]
+    if "State unknown:" in stderr:  # read while the server was still coming back: said, not guessed
+        assert f"Run `dbt-backfill status {path}` when it is back." in stderr and not printed_states(stderr)
+    else:
+        assert printed_states(stderr) == independent
+    status = trips.backfill("status", str(path))
+    assert status.returncode == 0 and printed_states(status.stdout) == independent, status.output
+    rerun = trips.backfill(command, str(path))
+    assert rerun.returncode == 0, rerun.output
+    assert independent_states(trips, packet) == AFTER_RERUN[command]
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_a_rollback_killed_in_a_partitions_transaction_leaves_it_as_approved_and_a_rerun_restores(trips):
+    path, packet = approved(trips)
+    assert trips.backfill("apply", str(path)).returncode == 0
+    kill_at(trips, ["rollback", str(path)], "rollback_before_commit", "the first restore's transaction")
+    if trips.adapter == "postgres":  # the killed client's session finishes its statement, finds no client and rolls back
+        wait_until(lambda: trips.query("select count(*) from pg_stat_activity where application_name = 'dbt' "
+                                       "and datname = current_database()") == [(0,)], "the killed session to end")
+    status = trips.backfill("status", str(path))
+    assert status.returncode == 0, status.output
+    assert printed_states(status.stdout) == independent_states(trips, packet) == AS_APPROVED_ALL
+    assert (f"Next: every partition is as approved: `dbt-backfill verify {path}` records it; `dbt-backfill rollback "
+            f"{path}` restores the rows before.") in status.stdout
+    rerun = trips.backfill("rollback", str(path))
+    assert rerun.returncode == 0, rerun.output
+    assert independent_states(trips, packet) == AFTER_RERUN["rollback"]
+
+
 @pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
 def test_status_of_an_unreachable_database_says_so_and_guesses_nothing(trips):
     path, packet = approved(trips)
@@ -167,16 +236,46 @@ def test_status_of_an_unreachable_database_says_so_and_guesses_nothing(trips):
 
 # -- a true audit trail ---------------------------------------------------------------------------------------
 
+def kill_at(project, args, point, what):
+    """SIGKILL the CLI (and dbt in it) while it holds at fault point `point`; the fault lock is released after."""
+    hold = FaultLock(project) if project.adapter == "postgres" else None
+    process = start(project, args, fault_point=point)
+    try:
+        wait_until(reached(project, point), what)
+        kill(process)
+    finally:
+        if hold:
+            hold.release()
+
+
+def run_events(project, run_id):
+    """The run's audit trail as (event, partition, outcome, approved_by), in the order recorded."""
+    return project.query(f"select event, coalesce(partition_value, ''), coalesce(outcome, ''), "
+                         f"coalesce(approved_by, '') from analytics_backfill.dbt_backfill_audit "
+                         f"where run_id = '{run_id}' order by recorded_at")
+
+
+def stage_tables(project, run_id):
+    return project.query(f"select table_name from information_schema.tables where table_schema = 'analytics_backfill' "
+                         f"and table_name like '%{run_id}%' order by table_name")
+
+
 @pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
-def test_a_plan_that_wrote_no_packet_is_plan_failed_with_its_reason_never_planned(trips):
+def test_a_plan_that_wrote_no_packet_is_plan_failed_with_its_reason_and_drops_its_stages(trips):
     before = snapshot(trips)
     result = trips.plan("fct_trips", ["2025-12-01"])
     assert result.returncode == 1, result.output
-    assert "hold no rows in the target and none in the model's output" in result.stderr
+    assert result.stderr.strip() == (
+        "error: partition(s) 2025-12-01 hold no rows in the target and none in the model's output: there is nothing "
+        "to repair. Check the values (and their format). No packet was written and the target is unchanged. Its "
+        "stages were dropped (2 relation(s)).")
     assert not trips.packets()
-    [(event, outcome, detail)] = trips.query("select event, outcome, detail from analytics_backfill.dbt_backfill_audit")
-    assert (event, outcome) == ("plan_failed", "error")
+    [(run_id,)] = trips.query("select distinct run_id from analytics_backfill.dbt_backfill_audit")
+    assert run_events(trips, run_id) == [("building_stages", "", "", ""), ("plan_failed", "", "error", ""),
+                                         ("cleaned", "", "dropped 2 relations (--run)", "")]
+    [(detail,)] = trips.query("select detail from analytics_backfill.dbt_backfill_audit where event = 'plan_failed'")
     assert "partition(s) 2025-12-01 hold no rows" in detail
+    assert stage_tables(trips, run_id) == []
 
     planned = trips.plan("fct_trips", SEED_DAYS)
     assert planned.returncode == 0, planned.output
@@ -186,6 +285,117 @@ def test_a_plan_that_wrote_no_packet_is_plan_failed_with_its_reason_never_planne
                        "where event = 'planned'")
     assert rows == [("planned", "SAFE TO RUN", Packet.read(path).sha256())]  # once, with what was written
     assert snapshot(trips) == before
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_the_audit_trail_is_one_row_per_event_in_the_order_it_happened(trips):
+    """Refusal, approval recorded by approve, apply, verify, rollback and verify after it, clean: each once."""
+    path = trips.planned_seed()
+    run_id = yaml.safe_load(path.read_text())["run_id"]
+    unapproved = trips.backfill("apply", str(path))
+    assert unapproved.returncode == 3, unapproved.output
+    approval = trips.backfill("approve", str(path), "--by", "Dana Owner")  # told where the target is: recorded
+    assert approval.returncode == 0, approval.output
+    assert "Recorded in the audit trail of " in approval.stdout
+    approved_at = yaml.safe_load(path.read_text())["approval"]["approved_at"]
+    for command in (["apply"], ["verify"], ["rollback", "--by", "Rita Ops"], ["verify"], ["clean", "--by", "Rita Ops"]):
+        result = trips.backfill(command[0], str(path), *command[1:])
+        assert result.returncode == 0, (command, result.output)
+
+    D = "Dana Owner"
+    assert run_events(trips, run_id) == [
+        ("building_stages", "", "", ""),
+        ("planned", "", "SAFE TO RUN", ""),
+        ("refused", "", "not_approved", ""),
+        ("approved", "", "", D),
+        ("partition_replaced", "2026-03-01", "replaced", D),
+        ("checkpoint", "", "canary", D),
+        ("partition_replaced", "2026-03-02", "replaced", D),
+        ("partition_skipped", "2026-03-03", "already equal to the approval", D),  # the repair does not change it
+        ("checkpoint", "", "batch ending 2026-03-03", D),
+        ("applied", "", "replaced 2 of 3 partitions", D),
+        ("verified", "", "all equal", ""),
+        ("rolled_back", "2026-03-01", "restored", D),
+        ("rolled_back", "2026-03-02", "restored", D),
+        ("verified", "", f"rolled back at {rolled_back_at(trips, run_id)}", ""),
+        ("cleaned", "", "dropped 8 relations", ""),
+    ]
+    details = dict(trips.query(f"select event, detail from analytics_backfill.dbt_backfill_audit "
+                               f"where run_id = '{run_id}' and event in ('approved', 'rolled_back', 'cleaned')"))
+    assert details["approved"] == f"approved at {approved_at}"  # the approval's own time, not the apply's
+    assert details["rolled_back"] == "by Rita Ops"
+    assert yaml.safe_load(details["cleaned"])["by"] == "Rita Ops"
+    assert stage_tables(trips, run_id) == []
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_approve_records_only_a_packet_a_plan_wrote_and_only_once(trips):
+    path = trips.planned_seed()
+    run_id = yaml.safe_load(path.read_text())["run_id"]
+    before = snapshot(trips)
+    planned_text = path.read_text()
+    data = yaml.safe_load(planned_text)
+    data["partitions"] = data["partitions"][:1]  # content no plan wrote
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    edited_text = path.read_text()
+    forged = trips.backfill("approve", str(path), "--by", "Mallory")
+    refused(forged, f"analytics.fct_trips wrote a packet of run {run_id} with sha256 ")
+    assert forged.stderr.startswith("refused: no plan of ")
+    assert "the approval is not recorded, the packet file is unchanged, and apply refuses this packet" in forged.stderr
+    assert path.read_text() == edited_text
+    assert ("approved", "", "", "Mallory") not in run_events(trips, run_id)
+
+    path.write_text(planned_text)
+    first = trips.backfill("approve", str(path), "--by", "Dana Owner")
+    assert first.returncode == 0, first.output
+    approved_text = path.read_text()
+    path.write_text(planned_text)  # the unapproved copy, approved again by someone else
+    second = trips.backfill("approve", str(path), "--by", "Mallory")
+    refused(second, f"run {run_id} already has its approval recorded; a second record is refused and the packet "
+                    f"file is unchanged")
+    assert path.read_text() == planned_text
+    # a refused approval writes nothing (the packet stays as it was): the trail holds the one approval
+    assert [e for e in run_events(trips, run_id) if e[0] in ("approved", "refused")] == [
+        ("approved", "", "", "Dana Owner")]
+    assert snapshot(trips) == before
+    path.write_text(approved_text)
+    assert trips.backfill("apply", str(path)).returncode == 0
+    assert [e[0] for e in run_events(trips, run_id)].count("approved") == 1
+
+
+def rolled_back_at(project, run_id):
+    [(at,)] = project.query(f"select max(cast(recorded_at as varchar)) from analytics_backfill.dbt_backfill_audit "
+                            f"where run_id = '{run_id}' and event = 'rolled_back'")
+    return at[:19]
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_an_apply_killed_after_the_canary_resumes_with_the_approval_recorded_once(trips):
+    """SIGKILL of the CLI and dbt with the canary committed: status reads what the tables say, the rerun replaces
+    only what is left, and the trail holds each event once."""
+    path, packet = approved(trips)
+    kill_at(trips, ["apply", str(path)], "after_commit", "the canary's commit")
+
+    status = trips.backfill("status", str(path))
+    assert status.returncode == 0, status.output
+    assert printed_states(status.stdout) == independent_states(trips, packet) == {
+        "2026-03-01": "as approved", "2026-03-02": "as before", "2026-03-03": "as approved"}
+    rerun = trips.backfill("apply", str(path))
+    assert rerun.returncode == 0, rerun.output
+    assert independent_states(trips, packet) == dict.fromkeys(SEED_DAYS, "as approved")
+    D = "Dana Owner"
+    assert run_events(trips, packet["run_id"]) == [
+        ("building_stages", "", "", ""),
+        ("planned", "", "SAFE TO RUN", ""),
+        ("approved", "", "", D),
+        ("partition_replaced", "2026-03-01", "replaced", D),  # then killed: no checkpoint, no `applied`
+        ("partition_skipped", "2026-03-01", "already equal to the approval", D),
+        ("checkpoint", "", "canary", D),
+        ("partition_replaced", "2026-03-02", "replaced", D),
+        ("partition_skipped", "2026-03-03", "already equal to the approval", D),
+        ("checkpoint", "", "batch ending 2026-03-03", D),
+        ("applied", "", "replaced 1 of 3 partitions", D),
+    ]
 
 
 @pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
@@ -208,5 +418,236 @@ def test_verify_after_a_rollback_says_rolled_back_with_its_time_and_who_not_a_mi
                          f"where run_id = '{packet['run_id']}' order by recorded_at")
     assert {e for e, _, _ in events} >= {"planned", "approved", "partition_replaced", "rolled_back", "verified"}
     assert not {"verify_mismatch", "refused"} & {e for e, _, _ in events}
-    assert {d for e, _, d in events if e == "rolled_back"} == {f"run as OS user {user}"}
+    assert {d for e, _, d in events if e == "rolled_back"} == {f"by OS user {user}"}
     assert events[-1][0] == "verified" and events[-1][1].startswith("rolled back at ")
+
+
+# -- stages have a lifecycle ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_two_builds_that_differ_keep_their_stages_named_and_clean_run_drops_them_without_a_packet(trips):
+    result = trips.plan("fct_trips_variant", ["2026-03-01"], "--vars", "{random_fare: true}")
+    assert result.returncode == 3, result.output
+    [(run_id,)] = trips.query("select distinct run_id from analytics_backfill.dbt_backfill_audit")
+    kept = [name for (name,) in stage_tables(trips, run_id)]
+    assert kept == [f"fct_trips_variant__{run_id}__p0_a", f"fct_trips_variant__{run_id}__p0_b"]
+    assert re.search(rf"Its stages are kept so the two builds can be compared: \S+\.analytics_backfill\.{kept[0]}, "
+                     rf"\S+\.analytics_backfill\.{kept[1]}; drop them with `dbt-backfill clean --run {run_id}`\.$",
+                     result.stderr.rstrip()), result.stderr
+    before = snapshot(trips)
+
+    cleaned = trips.backfill("clean", "--run", run_id, "--by", "Rita Ops")
+
+    assert cleaned.returncode == 0, cleaned.output
+    assert cleaned.stdout.startswith(f"Run {run_id}: dropped 2 relation(s): "), cleaned.stdout
+    assert stage_tables(trips, run_id) == []
+    assert snapshot(trips) == before
+    assert run_events(trips, run_id)[-1] == ("cleaned", "", "dropped 2 relations (--run)", "")
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_clean_orphans_drops_only_what_a_killed_plan_built_never_a_live_packets_or_anything_it_did_not_create(trips):
+    path, packet = approved(trips)  # a live packet: its stages are needed until its deadline
+    live = packet["run_id"]
+    # a plan killed while it built its stages: no packet, no plan_failed, no clean
+    hold = FaultLock(trips) if trips.adapter == "postgres" else None
+    planning = start(trips, ["plan", "fct_trips", "--partitions", "2026-03-01,2026-03-02"], fault_point="during_build")
+    try:
+        wait_until(reached(trips, "during_build"), "the killed plan's first stage")
+        kill(planning)
+    finally:
+        if hold:
+            hold.release()
+    [(killed,)] = trips.query(f"select distinct run_id from analytics_backfill.dbt_backfill_audit where run_id <> '{live}'")
+    assert stage_tables(trips, killed) == [(f"fct_trips__{killed}__p0_a",)]
+    # what dbt-backfill did not create: a stage-like table of a run no audit row records, the killed run's name
+    # outside the stage schema, and a forged audit row pointing a run's stages at the published schema
+    decoy_run = "20260101_000000_beef"
+    trips.query(f"create table analytics_backfill.fct_trips__{decoy_run}__p0_a as select * from analytics.fct_trips")
+    trips.query(f"create table analytics.fct_trips__{killed}__p0_b as select * from analytics.fct_trips")
+    trips.query(f"create table analytics.fct_trips__{decoy_run}__p0_b as select * from analytics.fct_trips")
+    trips.query(f"insert into analytics_backfill.dbt_backfill_audit (recorded_at, run_id, model, event, detail) values "
+                f"(current_timestamp, '{decoy_run}', 'fct_trips', 'building_stages', "
+                f"'{{\"stage_schema\": \"analytics\", \"partitions\": 1, \"at\": \"2026-01-01T00:00:00+00:00\"}}')")
+    # and a second row for the live run, saying its deadline passed long ago: any row that says keep wins
+    trips.query(f"insert into analytics_backfill.dbt_backfill_audit (recorded_at, run_id, model, event, detail) values "
+                f"(current_timestamp, '{live}', 'fct_trips', 'building_stages', '{{\"stage_schema\": "
+                f"\"analytics_backfill\", \"partitions\": 3, \"expires_at\": \"2000-01-01T00:00:00+00:00\", "
+                f"\"at\": \"2000-01-01T00:00:00+00:00\"}}')")
+    before, trail = snapshot(trips), audit_rows(trips)
+    tables = {schema: trips.tables_in(schema) for schema in ("analytics", "analytics_backfill")}
+
+    listed = trips.backfill("clean", "--orphans", "--older-than", "0m")
+
+    assert listed.returncode == 0, listed.output
+    as_json = trips.backfill("clean", "--orphans", "--older-than", "0m", "--json").json()["relations"]
+    assert [(r["relation"].rsplit(".", 1)[-1], r["action"]) for r in as_json if r["run_id"] == killed] == [
+        (f"fct_trips__{killed}__p0_a", "drop")]
+    assert {r["run_id"] for r in as_json} == {killed, live, decoy_run}
+    assert {r["action"] for r in as_json if r["run_id"] != killed} == {"keep"}
+    assert f"its packet can be applied until {packet['expires_at']}" in listed.stdout
+    assert "recorded in schema analytics, which is not fct_trips's stage schema (analytics_backfill)" in listed.stdout
+    assert listed.stdout.rstrip().endswith("1 relation(s) no packet needs. Drop them with: dbt-backfill clean "
+                                           "--orphans --older-than 0m --yes")
+    assert {schema: trips.tables_in(schema) for schema in tables} == tables  # listing drops nothing
+    assert audit_rows(trips) == trail
+
+    dropped = trips.backfill("clean", "--orphans", "--older-than", "0m", "--yes")
+
+    assert dropped.returncode == 0, dropped.output
+    assert stage_tables(trips, killed) == []
+    assert {schema: trips.tables_in(schema) for schema in tables} == {
+        "analytics": tables["analytics"],
+        "analytics_backfill": [t for t in tables["analytics_backfill"] if killed not in t]}
+    assert snapshot(trips) == before
+    assert run_events(trips, killed) == [("building_stages", "", "", ""), ("cleaned", "", "dropped 1 relations (--orphans)", "")]
+    # apply takes the earliest deadline the trail records: the forged row can shorten an approval, never extend it
+    expired = trips.backfill("apply", str(path))
+    refused(expired, f"the approval of run {live} expired at 2000-01-01T00:00:00+00:00")
+    assert snapshot(trips) == before
+    # too recent by default: a plan may still be building
+    again = trips.backfill("clean", "--orphans")
+    assert again.returncode == 0 and "Drop them with" not in again.stdout, again.output
+
+
+# -- no stale approval ------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_an_approval_is_refused_once_the_source_moved_or_its_deadline_passed(trips):
+    import datetime as dt
+    path, packet = approved(trips)
+    default_deadline = dt.datetime.fromisoformat(packet["expires_at"]) - dt.datetime.fromisoformat(packet["created_at"])
+    assert dt.timedelta(days=7) <= default_deadline < dt.timedelta(days=7, minutes=1)
+    # a packet whose approval holds one minute (meta.backfill.approval_ttl): its deadline passes while the rest of
+    # the test runs
+    short = trips.dir / "backfills" / "short.yml"
+    planned = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-01,2026-03-02", "--out", str(short),
+                             "--vars", "{variant_approval_ttl: 1m}")
+    assert planned.returncode == 0, planned.output
+    deadline = yaml.safe_load(short.read_text())["expires_at"]
+    assert f"Apply by {deadline} (meta.backfill.approval_ttl after the plan)" in planned.stdout
+    assert f"apply by {deadline}" in short.with_suffix(".md").read_text()
+    assert trips.approve(short).returncode == 0
+    # trip 1006 corrected again after the plan
+    trips.query("insert into raw.trip_events values (900, 1006, '2026-03-02', 30.00, 'completed', "
+                "'2026-03-06 12:00:00+00')")
+    before, trail = snapshot(trips), audit_rows(trips)
+
+    drifted = trips.backfill("apply", str(path))
+
+    refused(drifted, "the source changed since the plan (")
+    assert re.search(r"raw\.trip_events: 19 rows, state \S+ at the plan, 20 rows, state \S+ now\): the approved rows "
+                     r"may no longer be what a build gives\. Plan again \(or, knowing why, apply with "
+                     r"--allow-source-drift \"<reason>\"\)\. The target is unchanged\.", drifted.stderr), drifted.stderr
+    assert snapshot(trips) == before
+    assert audit_rows(trips) == trail + [("refused", packet["run_id"], None)]
+
+    allowed = trips.backfill("apply", str(path), "--allow-source-drift", "trip 1006 reviewed: next plan takes it")
+    assert allowed.returncode == 0, allowed.output
+    [(outcome, detail)] = trips.query(f"select outcome, detail from analytics_backfill.dbt_backfill_audit where "
+                                      f"event = 'source_drift_allowed' and run_id = '{packet['run_id']}'")
+    assert outcome == "trip 1006 reviewed: next plan takes it"
+    assert re.fullmatch(r"\w+\.raw\.trip_events: 19 rows, state \S+ at the plan, 20 rows, state \S+ now", detail), detail
+
+    # the short packet's deadline has passed (waited for, never assumed)
+    wait_until(lambda: dt.datetime.now(dt.timezone.utc) > dt.datetime.fromisoformat(deadline), "the deadline")
+    variant_before, trail = trips.rows("analytics.fct_trips_variant"), audit_rows(trips)
+    expired = trips.backfill("apply", str(short))
+    run_id = yaml.safe_load(short.read_text())["run_id"]
+    refused(expired, f"the approval of run {run_id} expired at {deadline} (meta.backfill.approval_ttl after the plan): "
+                     f"the source may have changed in ways the plan cannot see. Plan again and approve the new "
+                     f"packet. The target is unchanged.")
+    assert trips.rows("analytics.fct_trips_variant") == variant_before
+    assert audit_rows(trips) == trail + [("refused", run_id, None)]
+    # the operation called directly, with the packet's own arguments: the deadline is the one the plan recorded
+    from dbt_backfill.packet import Packet
+    expired_packet = Packet.read(short)
+    direct = trips.dbt("run-operation", "dbt_backfill.apply_partitions", "--args", json.dumps({
+        **expired_packet.scope_args(), "partitions": expired_packet.partition_args(),
+        "approval": expired_packet.approval.to_dict(), "packet_sha256": expired_packet.sha256(),
+        "source": dict(expired_packet.source)}))
+    assert direct.returncode != 0 and f"the approval of run {run_id} expired at {deadline}" in direct.output
+    assert trips.rows("analytics.fct_trips_variant") == variant_before
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_a_column_added_to_the_source_after_the_plan_is_source_drift_though_no_row_changed(trips):
+    """On PostgreSQL ADD COLUMN writes no row version: the pin reads the columns too."""
+    path, packet = approved(trips)
+    def models():  # the source is altered on purpose
+        return {k: v for k, v in snapshot(trips).items() if not k.startswith("raw.")}
+
+    before = models()
+    trips.query("alter table raw.trip_events add column note varchar(20)")
+
+    drifted = trips.backfill("apply", str(path))
+
+    refused(drifted, "the source changed since the plan (")
+    assert re.search(r"raw\.trip_events: 19 rows, state \S+, columns \(event_id .+\) at the plan, 19 rows, "
+                     r"state \S+, columns \(event_id .+, note (character varying|VARCHAR)\(\d+\)\) now\): the approved "
+                     r"rows may no longer be what a build gives", drifted.stderr), drifted.stderr
+    assert models() == before
+    trips.query("alter table raw.trip_events drop column note")  # as it was: the approval holds again
+    assert trips.backfill("apply", str(path)).returncode == 0
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_apply_partitions_called_directly_writes_only_a_packet_a_plan_wrote_as_it_was_planned(trips):
+    from dbt_backfill.packet import Packet
+    path, _ = approved(trips)
+    packet = Packet.read(path)
+    args = {**packet.scope_args(), "partitions": packet.partition_args(), "approval": packet.approval.to_dict(),
+            "source": dict(packet.source)}
+    before, trail = snapshot(trips), audit_rows(trips)
+
+    unnamed = trips.dbt("run-operation", "dbt_backfill.apply_partitions", "--args", json.dumps(args))
+    assert unnamed.returncode != 0
+    assert "no plan wrote a packet with this content (sha256 none…) for run" in unnamed.output, unnamed.output
+
+    partitions = packet.partition_args()
+    partitions[1]["fingerprint"] = dict(partitions[0]["fingerprint"])  # another partition's approved rows
+    forged = trips.dbt("run-operation", "dbt_backfill.apply_partitions", "--args", json.dumps(
+        {**args, "partitions": partitions, "packet_sha256": packet.sha256()}))
+    assert forged.returncode != 0
+    assert (f"the partitions given for run {packet.run_id} are not the ones its plan fingerprinted"
+            in forged.output), forged.output
+    assert snapshot(trips) == before and audit_rows(trips) == trail
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_a_stage_schema_that_is_the_targets_in_another_case_is_refused_before_anything_is_built(trips):
+    before = snapshot(trips)
+    tables = trips.query("select table_schema, table_name from information_schema.tables order by 1, 2")
+    result = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-01",
+                            "--vars", "{variant_stage_schema: ANALYTICS}")
+    assert result.returncode == 1, result.output
+    assert ("meta.backfill.stage_schema (ANALYTICS) is the schema of " in result.stderr
+            and "stages and backups are kept apart from the published tables. Name another schema. Nothing was built "
+                "and the target is unchanged." in result.stderr), result.stderr
+    assert not trips.packets()
+    assert snapshot(trips) == before
+    after = trips.query("select table_schema, table_name from information_schema.tables order by 1, 2")
+    assert [t for t in after if t not in tables] in ([], [("analytics_backfill", "dbt_backfill_audit")])
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_ctrl_c_while_the_plan_writes_its_packet_waits_and_the_plan_ends_complete(trips):
+    hold = FaultLock(trips)
+    try:
+        planning = start(trips, ["plan", "fct_trips", "--partitions", ",".join(SEED_DAYS)], fault_point="recording_planned")
+        wait_until(reached(trips, "recording_planned"), "the plan recording its packet")
+        os.killpg(planning.pid, signal.SIGINT)
+        time.sleep(1)  # the signal is in; the packet's audit row is still held
+    finally:
+        hold.release()
+    stdout, stderr = planning.communicate(timeout=120)
+
+    assert planning.returncode == 0, stdout + stderr
+    assert ("dbt-backfill: SIGINT received while the plan writes its packet and records it; stopping once that is "
+            "done" in stderr), stderr
+    [path] = trips.packets()
+    from dbt_backfill.packet import Packet
+    packet = Packet.read(path)
+    assert run_events(trips, packet.run_id) == [("building_stages", "", "", ""), ("planned", "", "SAFE TO RUN", "")]
+    assert f"SHA-256 `{packet.sha256()}`" in path.with_suffix(".md").read_text()
+    assert len(stage_tables(trips, packet.run_id)) == 6  # kept: the packet needs them

@@ -398,7 +398,7 @@ def test_rows_with_the_approved_fingerprint_but_not_its_commitment_are_not_writt
     partitions = packet.partition_args()
     partitions[0]["commitment"] = "0" * 64
     args = {**packet.scope_args(), "partitions": partitions, "approval": packet.approval.to_dict(),
-            "packet_sha256": packet.sha256()}
+            "packet_sha256": packet.sha256(), "source": dict(packet.source)}
     before = snapshot(trips)
 
     result = trips.dbt("run-operation", "dbt_backfill.apply_partitions", "--args", json.dumps(args))

@@ -5,8 +5,9 @@
   apply_partitions': canary, batches, control, one transaction per partition.
 
   dbt run-operation dbt_backfill.apply_backfill --args '{run_id: ..., approved_sha256: ..., approved_by: ...}'
+  optional: batch_size: N, allow_source_drift: <reason> (apply although the source moved since the plan; recorded)
 #}
-{% macro apply_backfill(run_id, approved_sha256, approved_by=none, batch_size=none) %}
+{% macro apply_backfill(run_id, approved_sha256, approved_by=none, batch_size=none, allow_source_drift=none) %}
   {% if not execute %}{{ return('') }}{% endif %}
   {% set recorded = dbt_backfill._recorded_packet(run_id) %}
   {% if recorded.sha256 != (approved_sha256 | string | trim | lower) %}
@@ -27,5 +28,5 @@
       {'approved_by': approved_by or target.user or 'dbt run-operation',
        'approved_at': modules.datetime.datetime.utcnow().isoformat(timespec='seconds') ~ '+00:00',
        'packet_sha256': recorded.sha256},
-      packet.control, batch_size or packet.batch_size) %}
+      packet.control, batch_size or packet.batch_size, recorded.sha256, packet.source, allow_source_drift) %}
 {% endmacro %}

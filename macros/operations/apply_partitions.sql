@@ -18,15 +18,19 @@
   by the plan) must still equal its plan-time fingerprint; it is also checked before the first replacement.
   A failed checkpoint stops the run; what was committed stays (rollback restores it).
   Emits `partition_replaced` / `partition_skipped` after each partition, `checkpoint` after each batch and
-  `applied` at the end. The approval itself is checked by the caller (the CLI, or apply_backfill) before it
-  calls this; `packet_sha256` (the CLI) asks for the plan's record of the packet (_check_packet).
+  `applied` at the end. Before anything, the approval must still hold (_refuse_stale_approval): before the packet's
+  deadline (as the plan recorded it), and the source as the plan pinned it. The approval itself is checked by the caller
+  (the CLI, or apply_backfill) before it calls this; `packet_sha256` must be a packet a plan wrote for the run, and
+  the partitions' fingerprints the ones it planned (_check_packet).
 #}
 {% macro apply_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
                           watermark=none, allow_watermark_move=false, approval={}, control=none, batch_size=5,
-                          packet_sha256=none) %}
+                          packet_sha256=none, source=none, allow_source_drift=none) %}
   {% set session = dbt_backfill._write_session(target, model, partition_by, business_key, additive, material_columns, approval,
       run_id, partitions, packet_sha256) %}
   {% set target_relation, scope, target_columns, audit_fields = session.relation, session.scope, session.columns, session.audit_fields %}
+  {% do dbt_backfill._refuse_stale_approval(target_relation, run_id, audit_fields, source, session.planned.expires_at,
+      allow_source_drift) %}
   {% set replaced = [] %}
   {% set writes = dbt_backfill.write_guarantees() %}
   {% set stages = [] %}

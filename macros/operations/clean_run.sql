@@ -4,7 +4,7 @@
   The packet is checked first (_check_packet): only relations named for this run, in its stage schema, are
   dropped, each as a table and without CASCADE (a view someone built on a stage makes the drop fail, it is not
   dropped with it). Takes the table's backfill lock, as apply and rollback do: a clean never runs beside them.
-  The audit row (`cleaned`) names what was dropped and `cleaned_by` (the user the CLI runs as).
+  The audit row (`cleaned`) names what was dropped and `cleaned_by` (the CLI: --by, else "OS user <name>").
 #}
 {% macro clean_run(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
                    drop_backups=false, packet_sha256=none, cleaned_by=none) %}

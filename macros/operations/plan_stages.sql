@@ -6,12 +6,13 @@
   dbt run-operation dbt_backfill.plan_stages --args '{run_id: ..., model: ..., target: {database, schema, identifier},
       model_sql: <compiled --full-refresh>, partition_by: ..., business_key: [...], partitions: [...],
       order_by: [...], additive: [...], exclude_columns: [...], stage_schema: ..., watermark: {...} | null,
-      checks: [...], cost_warning: {rows, bytes}, allowances: {...}, code: {...}, batch_size: N, commands: {...}}'
+      checks: [...], cost_warning: {rows, bytes}, allowances: {...}, code: {...}, batch_size: N, commands: {...},
+      approval_ttl: <days> | <N>d | <N>h}'
 #}
 {% macro plan_stages(run_id, target, model_sql, partition_by, business_key, partitions, sources=none, order_by=[],
                      additive=[], exclude_columns=[], stage_schema=none, watermark=none, model=none, checks=[],
-                     cost_warning={}, allowances={}, code={}, batch_size=5, commands={}) %}
+                     cost_warning={}, allowances={}, code={}, batch_size=5, commands={}, approval_ttl=none) %}
   {% do dbt_backfill._emit_result('plan', dbt_backfill._plan(run_id, model, target, model_sql, partition_by, business_key,
       partitions, sources, order_by, additive, exclude_columns, stage_schema, watermark, checks, cost_warning, allowances,
-      code, batch_size, commands, record_planned=false)) %}
+      code, batch_size, commands, record_planned=false, approval_ttl=approval_ttl)) %}
 {% endmacro %}

@@ -9,5 +9,5 @@
   {% set recorded = dbt_backfill._recorded_packet(run_id) %}
   {% set packet = recorded.packet %}
   {% do dbt_backfill.rollback_partitions(packet.run_id, packet.model, packet.target, packet.partition_by, packet.business_key,
-      packet.material_columns, packet.partitions, packet.additive, {'packet_sha256': recorded.sha256}) %}
+      packet.material_columns, packet.partitions, packet.additive, {'packet_sha256': recorded.sha256}, recorded.sha256) %}
 {% endmacro %}

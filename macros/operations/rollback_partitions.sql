@@ -3,7 +3,8 @@
   the partition equals the plan's target_before again. Per partition, the target's current fingerprint decides:
   equal to target_before — nothing to undo (never replaced, or already restored), skip; equal to the approval —
   restore from the backup (which must exist); anything else — changed since the apply: refuse, this partition
-  and the rest unchanged. Takes the table's backfill lock like apply.
+  and the rest unchanged. Takes the table's backfill lock like apply. `rolled_back_by` says who ran it (the CLI:
+  --by, else "OS user <name>"); each `rolled_back` row records it as its detail, "by <who>".
 #}
 {% macro rollback_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
                              approval={}, packet_sha256=none, rolled_back_by=none) %}
@@ -27,7 +28,7 @@
       {% set dropped = dbt_backfill._backup_dropped_by_clean(target_relation, run_id, partition.backup) %}
       {% do dbt_backfill._refuse('backup_gone',
           'partition ' ~ partition.value ~ ' cannot be rolled back: its backup ' ~ dbt_backfill._relation_name(partition.backup)
-          ~ (' was dropped by `dbt-backfill clean --drop-backups` at ' ~ dropped.at ~ (' (run as OS user ' ~ dropped.by ~ ')' if dropped.by else '')
+          ~ (' was dropped by `dbt-backfill clean --drop-backups` at ' ~ dropped.at ~ (' (by ' ~ dropped.by ~ ')' if dropped.by else '')
              ~ ', as the audit trail records it'
              if dropped else ' is gone, and no clean of this run recorded dropping it (it was dropped outside dbt-backfill)')
           ~ '. The partition ' ~ ('holds the approved rows (as applied; sha256 ' if as_approved else 'is neither as planned nor as approved (sha256 ')
@@ -50,7 +51,7 @@
     {% do dbt_backfill.record_audit_event(target_relation, 'rolled_back', run_id, dbt_backfill._merged(audit_fields, {
         'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': after,
         'duration_ms': ((modules.datetime.datetime.now() - started).total_seconds() * 1000) | int, 'outcome': 'restored',
-        'detail': ('run as OS user ' ~ rolled_back_by) if rolled_back_by else none})) %}
+        'detail': ('by ' ~ rolled_back_by) if rolled_back_by else none})) %}
     {% do dbt_backfill._fault_point('rollback_before_commit') %}
     {% do dbt_backfill._commit() %}
     {% do restored.append(partition.value) %}

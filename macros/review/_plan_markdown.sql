@@ -114,6 +114,8 @@
   {% do l.append('## Execution Batches') %}
   {% do l.append('') %}
   {% do l.append('- **Approval to start:** ' ~ commands.approve ~ ' binds to this packet\'s exact content; then ' ~ commands.apply ~ '.') %}
+  {% do l.append('- **Deadline:** apply by ' ~ plan.expires_at ~ ' (meta.backfill.approval_ttl after the plan); later, and '
+      ~ 'whenever a relation the builds read no longer reads as pinned here, apply refuses the packet: plan again.') %}
   {% do l.append('- **Canary:** ' ~ canary ~ ' is replaced first and verified (fingerprint re-read after commit) before anything else.') %}
   {% do l.append('- **Control:** ' ~ ((dbt_backfill._shown(plan.control.value) ~ ' (outside the scope, ' ~ plan.control.fingerprint.row_count ~ ' rows, sha256 `' ~ plan.control.fingerprint.sha256[:12] ~ '…`) is fingerprinted before the canary and after every batch and must not change') if plan.control else 'none available (the target holds no other partition): unknown') ~ '.') %}
   {% do l.append('- **Batches:** ' ~ ((rest | batch(plan.batch_size) | map('join', ', ') | join(' / ')) if rest else 'none after the canary') ~ '; ' ~ writes.unit ~ ' per partition, one at a time (concurrency 1), a checkpoint after each batch.') %}

@@ -7,10 +7,10 @@
       _stage_relations names for that run, target and partition position, in the model's stage schema (its
       meta.backfill.stage_schema, else <target schema>_backfill, as plan chose it): `clean` drops exactly the
       run's own relations;
-    - with `packet_sha256` (the CLI's packets): a plan must have written a packet with exactly that content for the
-      run (its `planned` audit row, which the CLI records after writing the packet) — an edited packet re-hashed to match a copied approval has no such
-      row. The pure-dbt path checks its recorded packet instead (apply_backfill).
+    - a plan must have written a packet with exactly `packet_sha256` for the run, and the arguments must be what
+      it planned (_planned_record).
   `consequence` ends each refusal ("The target is unchanged." / "Nothing was dropped.").
+  Returns the plan's record: {expires_at}.
 #}
 {% macro _check_packet(model, target, run_id, partitions, packet_sha256=none, consequence='The target is unchanged.') %}
   {% set node = dbt_backfill._model_node(model) %}
@@ -35,7 +35,7 @@
     {% for key, suffix in [('stage', 'a'), ('stage_b', 'b'), ('backup', 'backup')] %}
       {% set ref = partition[key] %}
       {% set wanted = named[suffix] %}
-      {% if stage_schema == target_relation.schema or ref.schema != wanted.schema or ref.identifier != wanted.identifier
+      {% if (stage_schema | lower) == (target_relation.schema | lower) or ref.schema != wanted.schema or ref.identifier != wanted.identifier
             or (ref.get('database') or none) != (wanted.database or none) %}
         {% do dbt_backfill._refuse('packet_relations',
             'the packet names ' ~ dbt_backfill._relation_name(dbt_backfill._relation(ref)) ~ ' as the ' ~ key | replace('_', ' ')
@@ -46,20 +46,51 @@
       {% endif %}
     {% endfor %}
   {% endfor %}
-  {% if packet_sha256 %}
-    {% set audit = dbt_backfill._audit_relation(target_relation) %}
-    {% set written = [] %}
-    {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
-      {% set written = dbt_backfill._execute('select packet_sha256 from ' ~ audit ~ ' where event = \'planned\' and run_id = '
-          ~ dbt_backfill._sql_literal(run_id)).rows %}
-      {% do dbt_backfill._commit() %}
-    {% endif %}
-    {# exactly one: a run's plan writes one packet, and audit_event refuses a second record for a run #}
-    {% if written | length != 1 or written[0][0] != packet_sha256 %}
-      {% do dbt_backfill._refuse('packet_not_planned',
-          'no plan wrote a packet with this content (sha256 ' ~ packet_sha256[:12] ~ '…) for run ' ~ run_id ~ ' (the audit trail, '
-          ~ dbt_backfill._relation_name(audit) ~ ', records every packet a plan writes): it was edited after the plan, or made '
-          ~ 'by hand. Plan again. ' ~ consequence, {'run_id': run_id, 'packet_sha256': packet_sha256}) %}
-    {% endif %}
+  {{ return(dbt_backfill._planned_record(target_relation, run_id, partitions, packet_sha256, consequence)) }}
+{% endmacro %}
+
+{#
+  What the database recorded of the run's plan, and the check that the caller's arguments are it. A plan must have
+  written a packet with exactly `packet_sha256` for the run: the CLI's `planned` row (recorded after it wrote the
+  packet file, with its SHA-256), or the pure-dbt path's `packet_recorded` row (the SHA-256 recomputed over the
+  recorded text). An edited packet re-hashed to match a copied approval has neither. And since an operation takes
+  the packet's fields as arguments, which a direct `run-operation` could give apart from that SHA-256, the ones a
+  write trusts are read from the database: each partition's approved fingerprint must be the one the `planned` row
+  holds, and the approval's deadline is the one the plan recorded before it built anything (its
+  `building_stages` row; the earliest, should there be more), whatever the caller says.
+  Returns {expires_at}.
+#}
+{% macro _planned_record(target_relation, run_id, partitions, packet_sha256, consequence) %}
+  {% set audit = dbt_backfill._audit_relation(target_relation) %}
+  {% set rows = [] %}
+  {% if packet_sha256 and adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
+    {% set rows = dbt_backfill._execute('select event, packet_sha256, fingerprint_after, detail, '
+        ~ dbt_backfill.sha256_hex('detail') ~ ' as digest from ' ~ audit ~ ' where run_id = ' ~ dbt_backfill._sql_literal(run_id)
+        ~ " and event in ('planned', 'packet_recorded', 'building_stages') order by recorded_at").rows %}
+    {% do dbt_backfill._commit() %}
   {% endif %}
+  {% set planned = rows | selectattr(0, 'equalto', 'planned') | list %}
+  {% set recorded = rows | selectattr(0, 'equalto', 'packet_recorded') | list %}
+  {% set building = rows | selectattr(0, 'equalto', 'building_stages') | list %}
+  {# exactly one of each: a run's plan writes one packet, and audit_event refuses a second record for a run #}
+  {% set written = (planned | length == 1 and planned[0][1] == packet_sha256)
+                   or (recorded | length == 1 and recorded[0][4] == packet_sha256) %}
+  {% if not packet_sha256 or not written %}
+    {% do dbt_backfill._refuse('packet_not_planned',
+        'no plan wrote a packet with this content (sha256 ' ~ (packet_sha256 or 'none')[:12] ~ '…) for run ' ~ run_id ~ ' (the audit trail, '
+        ~ dbt_backfill._relation_name(audit) ~ ', records every packet a plan writes): it was edited after the plan, or made '
+        ~ 'by hand. Plan again. ' ~ consequence, {'run_id': run_id, 'packet_sha256': packet_sha256}) %}
+  {% endif %}
+  {% set given = [] %}
+  {% for partition in partitions %}{% do given.append((partition.get('fingerprint') or {}).get('sha256')) %}{% endfor %}
+  {% if fromjson(planned[0][2] or '[]') != given %}
+    {% do dbt_backfill._refuse('packet_not_planned',
+        'the partitions given for run ' ~ run_id ~ ' are not the ones its plan fingerprinted (the `planned` row of '
+        ~ dbt_backfill._relation_name(audit) ~ '): they were changed after the plan. Plan again. ' ~ consequence,
+        {'run_id': run_id}) %}
+  {% endif %}
+  {% set deadlines = [] %}
+  {% for row in building %}{% do deadlines.append((fromjson(row[3] or '{}') or {}).get('expires_at') or '') %}{% endfor %}
+  {# the earliest (a row added later cannot extend it) #}
+  {{ return({'expires_at': (deadlines | sort | first) if deadlines else none}) }}
 {% endmacro %}

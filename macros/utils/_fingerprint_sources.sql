@@ -1,5 +1,7 @@
-{# One read of every relation the model reads: {relation name: source_state}, in its own transaction, so a
-   now() or clock_timestamp() in a source differs between two reads. #}
+{# One read of every relation the model reads: {relation name: source_state and its `columns`}, in its own
+   transaction, so a now() or clock_timestamp() in a source differs between two reads. The columns (each name and
+   type, in the relation's order) are part of the state: a column dropped, added or renamed changes what a build
+   gives, and on PostgreSQL it leaves every row version as it was. #}
 {% macro _fingerprint_sources(sources) %}
   {% set read = {} %}
   {% for source in sources %}
@@ -11,27 +13,35 @@
     {% if not columns %}
       {{ exceptions.raise_compiler_error("dbt_backfill: the model reads " ~ relation ~ ", which does not exist or has no columns. Nothing was built and the target is unchanged.") }}
     {% endif %}
-    {% do read.update({dbt_backfill._relation_name(relation): dbt_backfill.source_state(relation, dbt_backfill._columns(relation, columns, 'source column'))}) %}
+    {% set declared = [] %}
+    {% for column in dbt_backfill._relation_columns(relation) %}{% do declared.append(column.name ~ ' ' ~ column.data_type) %}{% endfor %}
+    {% set state = dbt_backfill._merged(dbt_backfill.source_state(relation, dbt_backfill._columns(relation, columns, 'source column')),
+                                        {'columns': declared | join(', ')}) %}
+    {% do read.update({dbt_backfill._relation_name(relation): state}) %}
   {% endfor %}
   {% do dbt_backfill._commit() %}
   {{ return(read) }}
 {% endmacro %}
 
 {# The relations whose states differ between two reads, each read described as '<rows> rows, state <state>'
-   (a SHA-256 shortened to 12 digits). #}
+   (a SHA-256 shortened to 12 digits), and its columns when those differ. #}
 {% macro _moved_sources(first, second) %}
   {% set moved = [] %}
   {% for name, state in first.items() %}
     {% set other = second.get(name) or {} %}
     {% if other != state %}
-      {% do moved.append({'relation': name, 'first': dbt_backfill._described_state(state),
-                          'second': dbt_backfill._described_state(other)}) %}
+      {% do moved.append({'relation': name, 'first': dbt_backfill._described_state(state, other),
+                          'second': dbt_backfill._described_state(other, state)}) %}
     {% endif %}
   {% endfor %}
   {{ return(moved) }}
 {% endmacro %}
 
-{% macro _described_state(state) %}
+{% macro _described_state(state, other) %}
   {% set text = state.get('state', '') | string %}
-  {{ return(state.get('row_count', '?') ~ ' rows, state ' ~ (text[:12] ~ '…' if text | length > 24 else text)) }}
+  {% set described = state.get('row_count', '?') ~ ' rows, state ' ~ (text[:12] ~ '…' if text | length > 24 else text) %}
+  {% if state.get('columns') != other.get('columns') %}
+    {% set described = described ~ ', columns (' ~ state.get('columns', '?') ~ ')' %}
+  {% endif %}
+  {{ return(described) }}
 {% endmacro %}

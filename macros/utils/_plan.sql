@@ -11,8 +11,9 @@
 #}
 {% macro _plan(run_id, model, target, model_sql, partition_by, business_key, partitions, sources, order_by=[], additive=[],
                exclude_columns=[], stage_schema=none, watermark=none, checks=[], cost_warning={}, allowances={},
-               code={}, batch_size=5, commands={}, record_planned=true) %}
+               code={}, batch_size=5, commands={}, record_planned=true, approval_ttl=none) %}
   {% do dbt_backfill.pin_session() %}
+  {% set expires_at = dbt_backfill._approval_deadline(approval_ttl) %}
   {% set node = dbt_backfill._model_node(model) if model else none %}
   {% set target_relation = dbt_backfill._target_relation(target) %}
   {% set target_columns = dbt_backfill._column_names(target_relation) %}
@@ -54,6 +55,13 @@
   {% endif %}
 
   {% set stage_schema = stage_schema or (target_relation.schema ~ '_backfill') %}
+  {# compared case-insensitively: DuckDB and Spark resolve `ANALYTICS` to `analytics`, and where an engine does not,
+     refusing is the safe side. Stages beside the published tables would make clean's drops reach among them. #}
+  {% if (stage_schema | lower) == (target_relation.schema | lower) %}
+    {% do dbt_backfill._fail('meta.backfill.stage_schema (' ~ stage_schema ~ ') is the schema of ' ~ target_relation
+        ~ ' itself: stages and backups are kept apart from the published tables. Name another schema. Nothing was built '
+        ~ 'and the target is unchanged.') %}
+  {% endif %}
   {% set partition_plans = [] %}
   {% for value in partitions %}
     {% do partition_plans.append({
@@ -71,6 +79,13 @@
   {% set cost = dbt_backfill._backfill_cost(model_sql, sources, scope, partition_plans,
       (cost_warning.get('rows') or 100000000) | int, (cost_warning.get('bytes') or 10737418240) | int) %}
 
+  {# recorded before the first stage exists, so a plan that fails, is refused or is killed leaves relations the audit
+     trail names: `clean --run` and `clean --orphans` drop them (and only them) #}
+  {% do dbt_backfill._ensure_audit_table(target_relation) %}
+  {% do dbt_backfill.record_audit_event(target_relation, 'building_stages', run_id, {'model': model,
+      'detail': {'stage_schema': stage_schema, 'partitions': partitions | length, 'expires_at': expires_at,
+                 'at': modules.datetime.datetime.utcnow().replace(microsecond=0).isoformat() ~ '+00:00'}}) %}
+  {% do dbt_backfill._commit() %}
   {% do adapter.create_schema(api.Relation.create(database=target_relation.database, schema=stage_schema)) %}
   {% do dbt_backfill._commit() %}
   {# the model's SQL runs in the session as `dbt run` has it; only what is fingerprinted is pinned #}
@@ -79,7 +94,7 @@
     {% for plan in partition_plans %}
       {% do dbt_backfill._step('building stage ' ~ build ~ ' of partition ' ~ plan.value,
           "the model's SQL failed while building stage " ~ build ~ " of partition " ~ plan.value ~ " (see dbt's error "
-          ~ "below). Stages built so far are in " ~ stage_schema ~ "; no packet was written and the target is unchanged.") %}
+          ~ "below). No packet was written and the target is unchanged.") %}
       {% do dbt_backfill.build_stage(plan.relations[build], model_sql,
                                      dbt_backfill._partition_predicate(scope.partition_column, plan.value)) %}
       {% do dbt_backfill._fault_point('during_build') %}
@@ -97,7 +112,7 @@
 
   {% do dbt_backfill.pin_session() %}
   {% do dbt_backfill._step('fingerprinting and comparing the builds', 'fingerprinting or comparing the builds failed (see '
-      ~ 'the error below). The stages are left in ' ~ stage_schema ~ '; no packet was written and the target is unchanged.') %}
+      ~ 'the error below). No packet was written and the target is unchanged.') %}
   {% set planned = [] %}
   {% set stages = [] %}
   {% for plan in partition_plans %}
@@ -145,7 +160,7 @@
   {% if losing and not key_holds_partition %}
     {% do dbt_backfill._step('looking for the rows partition(s) ' ~ losing | map(attribute='value') | join(', ') ~ ' lose',
         'looking where a full build places the keys partition(s) ' ~ losing | map(attribute='value') | join(', ')
-        ~ ' lose failed (see the error below). The stages are left in ' ~ stage_schema ~ '; no packet was written '
+        ~ ' lose failed (see the error below). No packet was written '
         ~ 'and the target is unchanged.') %}
     {% do dbt_backfill._unpin_session() %}
     {% set moved_out = dbt_backfill.keys_moved_out(target_relation, model_sql, losing, scope, partitions) %}
@@ -167,8 +182,11 @@
   {% for column in scope.material_columns %}{% do material.append(column.name) %}{% endfor %}
   {% set emptied = [] %}
   {% for p in planned if p.fingerprint.row_count == 0 and p.target_before.row_count > 0 %}{% do emptied.append(p.value) %}{% endfor %}
-  {% set source_names = [] %}
-  {% for source in sources %}{% do source_names.append(dbt_backfill._relation_name(dbt_backfill._relation(source))) %}{% endfor %}
+  {% set source_names, pinned = [], [] %}
+  {% for source in sources %}
+    {% do source_names.append(dbt_backfill._relation_name(dbt_backfill._relation(source))) %}
+    {% do pinned.append(dbt_backfill._relation_ref(dbt_backfill._relation(source))) %}  {# what apply reads again #}
+  {% endfor %}
   {% set plan = {
       'run_id': run_id,
       'model': model,
@@ -188,7 +206,9 @@
       'audit_relation': dbt_backfill._relation_name(dbt_backfill._audit_relation(target_relation)),
       'code': code,
       'sources': source_names,
-      'source': {'relations': source_names, 'reads': [first_read, second_read], 'after_build': after_read},
+      'source': {'relations': source_names, 'reads': [first_read, second_read], 'after_build': after_read,
+                 'pinned': pinned},
+      'expires_at': expires_at,
       'partitions': planned,
       'key_collisions': collisions,
       'keys_moved_out': moved_out,
@@ -205,7 +225,7 @@
       'batch_size': batch_size | int,
   } %}
   {% do dbt_backfill._step('reviewing the plan', 'reviewing the plan and writing its document failed (see the error '
-      ~ 'below). The stages are left in ' ~ stage_schema ~ '; no packet was written and the target is unchanged.') %}
+      ~ 'below). No packet was written and the target is unchanged.') %}
   {% do plan.update({'review': dbt_backfill._review(plan)}) %}
   {% do plan.update({'markdown': dbt_backfill._plan_markdown(plan, commands)}) %}
 

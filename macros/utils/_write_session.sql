@@ -2,11 +2,11 @@
   What every operation that writes the target (apply, rollback) does first: check the packet against the project
   (_check_packet), pin the session, take the table's backfill lock (refused when held), resolve the scope against
   the target, and make sure the audit table exists.
-  Returns {relation, scope, columns, audit_fields}; audit_fields are the columns every audit row of the run carries.
+  Returns {relation, scope, columns, planned, audit_fields}; planned is the plan's record (_check_packet); audit_fields are the columns every audit row of the run carries.
 #}
 {% macro _write_session(target, model, partition_by, business_key, additive, material_columns, approval, run_id,
                         partitions, packet_sha256=none) %}
-  {% do dbt_backfill._check_packet(model, target, run_id, partitions, packet_sha256) %}
+  {% set planned = dbt_backfill._check_packet(model, target, run_id, partitions, packet_sha256) %}
   {% do dbt_backfill.pin_session() %}
   {% set target_relation = dbt_backfill._target_relation(target) %}
   {% do dbt_backfill.acquire_target_lock(target_relation) %}
@@ -14,6 +14,7 @@
       'relation': target_relation,
       'scope': dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_columns),
       'columns': dbt_backfill._column_names(target_relation),
+      'planned': planned,
       'audit_fields': {'model': model, 'packet_sha256': approval.get('packet_sha256'), 'approved_by': approval.get('approved_by')},
   } %}
   {% do dbt_backfill._ensure_audit_table(target_relation) %}

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 import click
+from click.core import ParameterSource
 
 from dbt_backfill import __version__
 from dbt_backfill.dbt_runner import DbtOptions, DbtRunner, redact
@@ -25,7 +26,7 @@ from dbt_backfill.workflow.approve import approve as approve_packet
 from dbt_backfill.workflow.plan import PlanRequest, plan as plan_backfill, plan_document_path
 from dbt_backfill.workflow.audit import history as read_history
 from dbt_backfill.workflow.cascade import apply_cascade
-from dbt_backfill.workflow.clean import clean as clean_run
+from dbt_backfill.workflow.clean import clean as clean_run, clean_relations, parse_older_than
 from dbt_backfill.workflow.rollback import rollback as rollback_packet
 from dbt_backfill.workflow.status import TargetState, status as read_status
 from dbt_backfill.workflow.verify import verify as verify_packet
@@ -178,6 +179,8 @@ def _print_plan(packet: Packet, path: Path) -> None:
     click.echo(f"Packet written: {path}  (sha256 {packet.sha256()[:12]}…); the written plan: {plan_document_path(path)}")
     click.echo("Nothing in the target has changed. Review the packet, then: "
                f"dbt-backfill approve {path} --by <name>")
+    click.echo(f"Apply by {packet.expires_at} (meta.backfill.approval_ttl after the plan): later, apply refuses this "
+               f"packet and it must be planned again.")
 
 
 def _mapping(downstream) -> str:
@@ -241,23 +244,38 @@ def plan(model, partitions, out, partition_by, business_key, order_by, additive,
 @main.command()
 @click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--by", "by", required=True, help="Who approves (recorded in the packet).")
+@dbt_options
 @json_option
 @handles_outcomes
-def approve(packet, by, as_json) -> None:
-    """Approve the exact content of PACKET (binds to its SHA-256)."""
-    approved = approve_packet(packet, by)
+def approve(packet, by, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
+    """Approve the exact content of PACKET (binds to its SHA-256). Given --project-dir, --profiles-dir or --target,
+    it also records the approval in the target's audit trail; else the first apply does."""
+    context = click.get_current_context()
+    reaches = any(context.get_parameter_source(name) != ParameterSource.DEFAULT
+                  for name in ("project_dir", "profiles_dir", "dbt_target"))
+    runner = (runner_from(project_dir, profiles_dir, dbt_target or Packet.read(packet).dbt_target, dbt_vars)
+              if reaches else None)
+    approved, recorded = approve_packet(packet, by, runner=runner)
     if as_json:
-        click.echo(json.dumps({"status": "approved", **approved.approval.to_dict()}))
+        click.echo(json.dumps({"status": "approved", "recorded": recorded is None,
+                               **approved.approval.to_dict()}))
+        return
+    document = plan_document_path(Path(packet))
+    reviewed = ""
+    if document.exists():
+        names_it = approved.approval.packet_sha256 in document.read_text(errors="replace")
+        reviewed = (f" The written plan {document} (sha256 {file_sha256(document)}) "
+                    + ("names this packet's SHA-256." if names_it else
+                       "does NOT name this packet's SHA-256: it is not this packet's plan."))
+    if runner is None:
+        trail = " The first apply records the approval in the audit trail, with this time."
+    elif recorded is None:
+        trail = f" Recorded in the audit trail of {approved.target}."
     else:
-        document = plan_document_path(Path(packet))
-        reviewed = ""
-        if document.exists():
-            names_it = approved.approval.packet_sha256 in document.read_text(errors="replace")
-            reviewed = (f" The written plan {document} (sha256 {file_sha256(document)}) "
-                        + ("names this packet's SHA-256." if names_it else
-                           "does NOT name this packet's SHA-256: it is not this packet's plan."))
-        click.echo(f"Approved by {approved.approval.approved_by}: packet sha256 {approved.approval.packet_sha256}."
-                   f"{reviewed} Any later edit voids this approval. Next: dbt-backfill apply {packet}")
+        trail = (f" Not recorded in the audit trail ({recorded}): the first apply records it, with this time.")
+    click.echo(f"Approved by {approved.approval.approved_by}: packet sha256 {approved.approval.packet_sha256}."
+               f"{reviewed}{trail} Any later edit voids this approval. Apply by {approved.expires_at}. "
+               f"Next: dbt-backfill apply {packet}")
 
 
 @main.command()
@@ -269,16 +287,25 @@ def demo(directory) -> None:
     sys.exit(run_demo(directory, click.echo))
 
 
-def packet_command(command: Callable) -> Callable:
-    """A command on an existing packet that talks to the database: PACKET, dbt options, --json. The dbt target
-    defaults to the one the packet was planned with."""
-    @wraps(command)
-    def wrapper(packet, project_dir, profiles_dir, dbt_target, dbt_vars, as_json):
-        runner = runner_from(project_dir, profiles_dir, dbt_target or Packet.read(packet).dbt_target, dbt_vars)
-        return command(runner, packet, as_json)
-    wrapper = handles_outcomes(json_option(dbt_options(wrapper)))
-    return main.command(name=command.__name__)(
-        click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))(wrapper))
+def packet_command(*extra_options: Callable) -> Callable:
+    """A command on an existing packet that talks to the database: PACKET, dbt options, --json, and
+    `extra_options` (passed on by name). The dbt target defaults to the one the packet was planned with."""
+    def decorate(command: Callable) -> Callable:
+        @wraps(command)
+        def wrapper(packet, project_dir, profiles_dir, dbt_target, dbt_vars, as_json, **options):
+            runner = runner_from(project_dir, profiles_dir, dbt_target or Packet.read(packet).dbt_target, dbt_vars)
+            return command(runner, packet, as_json, **options)
+        wrapper = handles_outcomes(json_option(dbt_options(wrapper)))
+        for option in reversed(extra_options):
+            wrapper = option(wrapper)
+        return main.command(name=command.__name__)(
+            click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))(wrapper))
+    return decorate
+
+
+def by_option(what: str) -> Callable:
+    return click.option("--by", "by", default=None,
+                        help=f"Who {what} (recorded in the audit trail; default: the OS user).")
 
 
 @main.command()
@@ -287,18 +314,21 @@ def packet_command(command: Callable) -> Callable:
               help="Partitions per batch after the canary (default: the packet's).")
 @click.option("--cascade", is_flag=True,
               help="Then rebuild the downstream models the packet lists, in order, each behind its own gates.")
+@click.option("--allow-source-drift", metavar="REASON", default=None,
+              help="Apply although the source changed since the plan; the reason is recorded in the audit trail.")
 @dbt_options
 @json_option
 @handles_outcomes
-def apply(packet, batch_size, cascade, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
+def apply(packet, batch_size, cascade, allow_source_drift, project_dir, profiles_dir, dbt_target, dbt_vars,
+          as_json) -> None:
     """Replace the approved partitions of PACKET, one transaction each (Spark: one partition overwrite each): the canary first, then batches, with the
     target and a control partition checked after each."""
     runner = runner_from(project_dir, profiles_dir, dbt_target or Packet.read(packet).dbt_target, dbt_vars)
     if cascade:
-        cascaded = apply_cascade(runner, packet, batch_size)
+        cascaded = apply_cascade(runner, packet, batch_size, allow_source_drift=allow_source_drift)
         result, steps = cascaded.root, cascaded.steps
     else:
-        result, steps = apply_packet(runner, packet, batch_size), ()
+        result, steps = apply_packet(runner, packet, batch_size, allow_source_drift), ()
     if as_json:
         click.echo(json.dumps({"status": "applied", "run_id": result.packet.run_id, "skipped": list(result.skipped),
                                "checkpoints": list(result.checkpoints),
@@ -328,13 +358,14 @@ def _print_applied(result) -> None:
     click.echo(_table(["partition", "rows before", "totals before", "rows after", "totals after", "sha256"], rows))
 
 
-@packet_command
+@packet_command()
 def verify(runner: DbtRunner, packet: Path, as_json: bool) -> None:
     """Check that the target's partitions still equal PACKET's approved fingerprints."""
     result = verify_packet(runner, packet)
     if as_json:
         click.echo(json.dumps({"status": "rolled_back" if result.rolled_back else "verified",
-                               "rolled_back": result.rolled_back, "partitions": [
+                               "rolled_back": result.rolled_back, "backups_dropped": result.backups_dropped,
+                               "partitions": [
             {"value": c.value, "fingerprint": c.actual.to_dict()} for c in result.checks]}))
         return
     if result.rolled_back:
@@ -344,14 +375,18 @@ def verify(runner: DbtRunner, packet: Path, as_json: bool) -> None:
                           [[c.value, str(c.actual.row_count), _totals(c.actual), c.actual.short] for c in result.checks]))
         return
     click.echo(f"Verified {result.packet.target}: every partition equals its approved fingerprint.")
+    if result.backups_dropped:
+        click.echo(f"Its backups were dropped by `dbt-backfill clean --drop-backups` at {result.backups_dropped['at']} "
+                   f"(by {result.backups_dropped['by']}), as the audit trail records it: this run can no longer be "
+                   f"rolled back.")
     click.echo(_table(["partition", "rows", "totals", "sha256"],
                       [[c.value, str(c.actual.row_count), _totals(c.actual), c.actual.short] for c in result.checks]))
 
 
-@packet_command
-def rollback(runner: DbtRunner, packet: Path, as_json: bool) -> None:
+@packet_command(by_option("rolls back"))
+def rollback(runner: DbtRunner, packet: Path, as_json: bool, by: str | None) -> None:
     """Restore PACKET's replaced partitions from their backups, one transaction each (Spark: one overwrite each)."""
-    result = rollback_packet(runner, packet)
+    result = rollback_packet(runner, packet, by)
     if as_json:
         click.echo(json.dumps({"status": "rolled_back", "restored": list(result.restored),
                                "skipped": list(result.skipped)}))
@@ -361,7 +396,7 @@ def rollback(runner: DbtRunner, packet: Path, as_json: bool) -> None:
                f"{'; already as before: ' + ', '.join(result.skipped) if result.skipped else ''}.")
 
 
-@packet_command
+@packet_command()
 def status(runner: DbtRunner, packet: Path, as_json: bool) -> None:
     """What each partition PACKET names holds now, read from the database: as approved, as before, or neither; and
     the command to run next. Reads only."""
@@ -373,19 +408,67 @@ def status(runner: DbtRunner, packet: Path, as_json: bool) -> None:
 
 
 @main.command()
-@click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--drop-backups", is_flag=True, help="Drop the backups too, even while a rollback is still possible.")
+@click.argument("packet", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--run", "run_id", default=None, metavar="RUN_ID",
+              help="Clean one run by its id, without its packet (a failed or killed plan's stages, say).")
+@click.option("--orphans", is_flag=True,
+              help="List the relations of every run that no packet needs (from the audit trail); --yes drops them.")
+@click.option("--older-than", default="1d", show_default=True,
+              help="With --orphans: only runs whose plan began longer ago than this (7d, 12h, 30m).")
+@click.option("--yes", is_flag=True, help="With --orphans: drop what the list marks `drop` (without it: list only).")
+@click.option("--drop-backups", is_flag=True,
+              help="With PACKET or --run: drop the backups too, even while a rollback is still possible.")
+@by_option("cleans")
 @dbt_options
 @json_option
 @handles_outcomes
-def clean(packet, drop_backups, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
-    """Drop PACKET's stage and backup relations (backups are kept while a rollback is possible)."""
-    runner = runner_from(project_dir, profiles_dir, dbt_target or Packet.read(packet).dbt_target, dbt_vars)
-    dropped = clean_run(runner, packet, drop_backups)
+def clean(packet, run_id, orphans, older_than, yes, drop_backups, by, project_dir, profiles_dir, dbt_target, dbt_vars,
+          as_json) -> None:
+    """Drop stage and backup relations dbt-backfill created: PACKET's (backups kept while a rollback is possible),
+    one run's (--run RUN_ID), or those of every run that no packet needs (--orphans)."""
+    if sum(bool(x) for x in (packet, run_id, orphans)) != 1:
+        raise click.UsageError("name what to clean: a PACKET, --run RUN_ID or --orphans (exactly one).")
+    if (yes or older_than != "1d") and not orphans:
+        raise click.UsageError("--yes and --older-than go with --orphans.")
+    if drop_backups and orphans:
+        raise click.UsageError("--orphans never drops a backup a rollback may need: clean that run with its packet, "
+                               "or --run RUN_ID --drop-backups.")
+    if packet:
+        runner = runner_from(project_dir, profiles_dir, dbt_target or Packet.read(packet).dbt_target, dbt_vars)
+        dropped = clean_run(runner, packet, drop_backups, by)
+        if as_json:
+            click.echo(json.dumps({"status": "cleaned", "dropped": dropped}))
+        else:
+            click.echo(f"Dropped {len(dropped)} relation(s): {', '.join(dropped) or 'none'}")
+        return
+    runner = runner_from(project_dir, profiles_dir, dbt_target, dbt_vars)
+    hours = parse_older_than(older_than)
+    found = clean_relations(runner, run_id=run_id, older_than_hours=hours, drop=bool(run_id) or yes,
+                            drop_backups=drop_backups, by=by)
     if as_json:
-        click.echo(json.dumps({"status": "cleaned", "dropped": dropped}))
-    else:
-        click.echo(f"Dropped {len(dropped)} relation(s): {', '.join(dropped) or 'none'}")
+        click.echo(json.dumps({"status": "cleaned" if run_id or yes else "listed",
+                               "relations": [f.to_dict() for f in found]}))
+        return
+    dropped = [f.relation for f in found if f.action == "dropped"]
+    kept = [f for f in found if f.action == "keep"]
+    if run_id:
+        click.echo(f"Run {run_id}: dropped {len(dropped)} relation(s): {', '.join(dropped) or 'none'}"
+                   + ("" if found else " (the audit trail records no relations of this run, or none is left)"))
+        for f in kept:
+            click.echo(f"  kept {f.relation} ({f.kind}): {f.reason}")
+        return
+    if not found:
+        click.echo("No relation dbt-backfill created is left in the stage schemas the audit trail records.")
+        return
+    click.echo(_table(["run", "model", "relation", "kind", "action", "why kept"],
+                      [[f.run_id, f.model, f.relation, f.kind, "would drop" if f.action == "drop" else f.action,
+                        f.reason or ""] for f in found]))
+    listed = [f for f in found if f.action == "drop"]
+    if listed:
+        click.echo(f"{len(listed)} relation(s) no packet needs. Drop them with: dbt-backfill clean --orphans "
+                   f"--older-than {older_than} --yes")
+    elif dropped:
+        click.echo(f"Dropped {len(dropped)} relation(s) no packet needed.")
 
 
 @main.command()

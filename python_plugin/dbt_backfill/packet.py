@@ -163,6 +163,7 @@ class Packet:
     downstream: tuple[Mapping[str, Any], ...] = ()  # models downstream, topological order, with their mapping
     batch_size: int = 5
     cascade_of: Mapping[str, str] | None = None  # {run_id, packet_sha256} of the root packet this one cascades from
+    expires_at: str | None = None  # ISO 8601, UTC: apply refuses the packet after it (meta.backfill.approval_ttl)
     approval: Approval | None = None
     version: int = PACKET_VERSION
 
@@ -194,6 +195,7 @@ class Packet:
             "downstream": [dict(d) for d in self.downstream],
             "batch_size": self.batch_size,
             "cascade_of": dict(self.cascade_of) if self.cascade_of else None,
+            "expires_at": self.expires_at,
             "approval": self.approval.to_dict() if self.approval else None,
         }
 
@@ -202,7 +204,7 @@ class Packet:
         known = {"version", "run_id", "created_at", "model", "target", "target_relation", "adapter", "dbt_target",
                  "partition_by", "business_key", "order_by", "additive", "exclude_columns", "material_columns",
                  "code", "source", "partitions", "watermark", "allowances", "review", "cost", "gates", "control",
-                 "downstream", "batch_size", "cascade_of", "approval"}
+                 "downstream", "batch_size", "cascade_of", "expires_at", "approval"}
         unknown = sorted(set(data) - known)
         if unknown:
             raise BackfillError(f"the packet has unknown field(s) {', '.join(unknown)}: it was not written by this "
@@ -237,6 +239,7 @@ class Packet:
             downstream=tuple(data.get("downstream") or ()),
             batch_size=int(data.get("batch_size") or 5),
             cascade_of=data.get("cascade_of"),
+            expires_at=str(data["expires_at"]) if data.get("expires_at") else None,
             approval=Approval(**{k: str(v) for k, v in approval.items()}) if approval else None,
         )
 

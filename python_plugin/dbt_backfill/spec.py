@@ -9,7 +9,7 @@ from dbt_backfill.errors import BackfillError
 LIST_FIELDS = ("business_key", "order_by", "additive", "exclude_columns")
 WATERMARK_KINDS = ("column", "relation", "query")
 KNOWN_FIELDS = {"partition_by", "protected", "watermark", "stage_schema", "checks", "cost_warning", "depends_on_window",
-                *LIST_FIELDS}
+                "approval_ttl", *LIST_FIELDS}
 WINDOW_SIDES = ("before", "after")
 
 
@@ -57,6 +57,9 @@ class BackfillSpec:
     # how far a change of a parent's partition reaches into this model's partitions (a trailing 28-day metric:
     # {after: 27}); what apply --cascade rebuilds behind its parents, comparing the rest with a full build
     depends_on_window: Mapping[str, int] = field(default_factory=dict)
+    # how long an approval holds after the plan (days, or "<N>d"/"<N>h"; default 7 days): checked by the package,
+    # which states the deadline in the packet (expires_at) and refuses an apply after it
+    approval_ttl: Any = None
 
     @classmethod
     def resolve(cls, model: str, meta: Mapping[str, Any] | None, overrides: Mapping[str, Any]) -> "BackfillSpec":
@@ -118,4 +121,5 @@ class BackfillSpec:
             checks=tuple(dict(c) for c in checks),
             cost_warning=dict(cost_warning),
             depends_on_window={side: int(window.get(side, 0)) for side in WINDOW_SIDES} if window else {},
+            approval_ttl=merged.get("approval_ttl"),
         )

@@ -30,16 +30,19 @@ class ApplyResult:
     checkpoints: tuple[Mapping[str, Any], ...] = ()  # {label, partitions, control} after the canary and each batch
 
 
-def apply(runner: DbtRunner, path: Path, batch_size: int | None = None) -> ApplyResult:
+def apply(runner: DbtRunner, path: Path, batch_size: int | None = None,
+          allow_source_drift: str | None = None) -> ApplyResult:
     """Replace the approved partitions: the canary first, then batches (the packet's batch size unless
     `batch_size` is given), with a checkpoint after each. Rerunning after an interruption resumes: partitions
-    already equal to the approval are skipped (never replaced twice), the rest are replaced."""
+    already equal to the approval are skipped (never replaced twice), the rest are replaced. Refused after the
+    packet's deadline, or when the source moved since the plan unless `allow_source_drift` gives the reason."""
     packet = Packet.read(path)
     refuse_elsewhere(runner, packet)
-    return audited(runner, packet.target, packet.run_id, packet.model, lambda: _apply(runner, path, batch_size))
+    return audited(runner, packet.target, packet.run_id, packet.model,
+                   lambda: _apply(runner, path, batch_size, allow_source_drift))
 
 
-def _apply(runner: DbtRunner, path: Path, batch_size: int | None) -> ApplyResult:
+def _apply(runner: DbtRunner, path: Path, batch_size: int | None, allow_source_drift: str | None) -> ApplyResult:
     packet = read_approved(path, f"Run `dbt-backfill approve {path} --by <name>` after reviewing it. "
                                  f"The target is unchanged.")
     refuse_failed_gates(packet)
@@ -47,7 +50,7 @@ def _apply(runner: DbtRunner, path: Path, batch_size: int | None) -> ApplyResult
         raise BackfillError(f"--batch-size must be at least 1, got {batch_size}. The target is unchanged.")
     try:
         with runner.stopping_only_between(("partition_replaced", "partition_skipped", "checkpoint")):
-            invocation = _replace(runner, packet, batch_size)
+            invocation = _replace(runner, packet, batch_size, allow_source_drift)
     except (BackfillError, BackfillRefused, KeyboardInterrupt) as failure:
         raise stopped(runner, packet, path, "apply", failure) from None
     by_value = {p.value: p for p in packet.partitions}
@@ -60,7 +63,7 @@ def _apply(runner: DbtRunner, path: Path, batch_size: int | None) -> ApplyResult
                        checkpoints=tuple(invocation.all("checkpoint")))
 
 
-def _replace(runner: DbtRunner, packet: Packet, batch_size: int | None):
+def _replace(runner: DbtRunner, packet: Packet, batch_size: int | None, allow_source_drift: str | None):
     return runner.run_operation("apply_partitions", {
         **packet.scope_args(),
         "watermark": dict(packet.watermark_config) if packet.watermark_config else None,
@@ -70,4 +73,6 @@ def _replace(runner: DbtRunner, packet: Packet, batch_size: int | None):
         "control": dict(packet.control) if packet.control else None,
         "batch_size": batch_size or packet.batch_size,
         "packet_sha256": packet.sha256(),
+        "source": dict(packet.source),
+        "allow_source_drift": (allow_source_drift or "").strip() or None,
     })

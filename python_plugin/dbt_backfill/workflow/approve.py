@@ -4,8 +4,11 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from dbt_backfill.causes import classify
+from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.packet import Approval, Packet
+from dbt_backfill.workflow.placement import refuse_elsewhere
 
 
 def approval_problem(packet: Packet) -> str | None:
@@ -36,11 +39,19 @@ def refuse_failed_gates(packet: Packet) -> None:
                                              f"unchanged.")
 
 
-def approve(path: Path, by: str, now: dt.datetime | None = None) -> Packet:
+def approve(path: Path, by: str, now: dt.datetime | None = None,
+            runner: DbtRunner | None = None) -> tuple[Packet, str | None]:
+    """Write the approval into the packet: (the approved packet, why it is not recorded in the audit trail or None).
+    With `runner` (approve was told where the target is), the packet must be planned for that target, and the
+    approval is recorded there before the packet file is written: a refusal there (no plan wrote this content, the
+    run is approved already) leaves the file as it was. When the database cannot take the row, the file is written
+    and the first apply records the approval."""
     by = (by or "").strip()
     if not by:
         raise BackfillError("--by must name the person approving. The packet is unchanged.")
     packet = Packet.read(path)
+    if runner is not None:
+        refuse_elsewhere(runner, packet)
     refuse_failed_gates(packet)
     if packet.approval is not None:
         problem = approval_problem(packet)
@@ -52,5 +63,25 @@ def approve(path: Path, by: str, now: dt.datetime | None = None) -> Packet:
     now = now or dt.datetime.now(dt.timezone.utc)
     approved = packet.approved(Approval(approved_by=by, approved_at=now.isoformat(timespec="seconds"),
                                         packet_sha256=packet.sha256()))
+    not_recorded = record_approval(runner, approved) if runner is not None else "approve was not told the target"
     approved.write(Path(path))
-    return approved
+    return approved, not_recorded
+
+
+def record_approval(runner: DbtRunner, packet: Packet) -> str | None:
+    """The `approved` row, with the approval's own time and approver; None when recorded, else why the database
+    could not take it. A refusal (no plan of the target wrote this packet; the run's approval is recorded already)
+    is raised. The first apply records an approval not recorded yet: one row per run, either way."""
+    approval = packet.approval
+    try:
+        runner.run_operation("audit_event", {"target": packet.target.to_dict(), "event": "approved",
+                                             "run_id": packet.run_id,
+                                             "fields": {"model": packet.model, "packet_sha256": approval.packet_sha256,
+                                                        "approved_by": approval.approved_by,
+                                                        "detail": f"approved at {approval.approved_at}"}})
+    except BackfillRefused:
+        raise
+    except BackfillError as failure:
+        cause = classify(str(failure))
+        return cause.says if cause else str(failure).splitlines()[0]
+    return None

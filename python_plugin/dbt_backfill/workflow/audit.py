@@ -2,6 +2,7 @@
 rolled a transaction back, whose audit row went with it)."""
 from __future__ import annotations
 
+import getpass
 from typing import Any, Callable, TypeVar
 
 from dbt_backfill.dbt_runner import DbtRunner
@@ -9,6 +10,13 @@ from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.packet import RelationRef
 
 T = TypeVar("T")
+
+
+def who_runs(by: str | None) -> str:
+    """Who ran a command, as its audit row records it: the name given with --by, else the OS user (all that is
+    known then: which account ran the process)."""
+    by = (by or "").strip()
+    return by or f"OS user {getpass.getuser()}"
 
 
 def record_refusal(runner: DbtRunner, target: RelationRef, run_id: str | None, model: str,

@@ -68,8 +68,10 @@ def describe_reach(reach: Mapping[str, Any] | None) -> str:
 
 
 def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
-                  now: dt.datetime | None = None) -> CascadeResult:
-    root = apply(runner, path, batch_size)
+                  now: dt.datetime | None = None, allow_source_drift: str | None = None) -> CascadeResult:
+    """`allow_source_drift` is the root's alone: each downstream model is planned after its parents are applied,
+    so what it pins is what it reads."""
+    root = apply(runner, path, batch_size, allow_source_drift)
     packet = root.packet
     # what each model of the cascade changed, by name; None where it was not rebuilt (unknown to a child)
     changed: dict[str, list[str] | None] = {packet.model: changed_partitions(packet)}

@@ -5,19 +5,25 @@ breaks the business key, or a stage would empty a published partition; no packet
 """
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import secrets
+import signal
 import subprocess
+import sys
+import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from dbt_backfill import __version__
+from dbt_backfill.causes import classify
 from dbt_backfill.dbt_runner import DbtRunner, ModelNode
-from dbt_backfill.errors import BackfillError, BackfillRefused
+from dbt_backfill.errors import BackfillError, BackfillRefused, Interrupted
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Changes, Packet, PartitionPlan, RelationRef
 from dbt_backfill.spec import BackfillSpec
+from dbt_backfill.workflow.clean import clean_relations
 
 
 @dataclass(frozen=True)
@@ -95,8 +101,7 @@ def _check_builds(partitions: list[PartitionPlan], stage_schema: str, allow_empt
             "builds_differ",
             f"the two builds differ for partition(s) {', '.join(p.value for p in differing)} ({described}). The model "
             f"does not give the same rows twice from the same source (random(), now(), a newest-wins order with "
-            f"ties, an unordered limit). The stages are left in {stage_schema} for inspection; no packet was "
-            f"written and the target is unchanged.",
+            f"ties, an unordered limit). No packet was written and the target is unchanged.",
             {"partitions": [p.value for p in differing]})
     broken = [p for p in partitions if p.fingerprint.null_keys or p.fingerprint.duplicate_keys]
     if broken:
@@ -133,8 +138,8 @@ def _check_keys_and_watermark(result: Mapping[str, Any], business_key: Sequence[
         raise BackfillRefused(
             "key_in_two_partitions",
             f"after the backfill these keys would be in two partitions ({described}): a row moved between "
-            f"partitions and only one side is named. Name every partition it moved between. The stages are left in "
-            f"{result['stage_schema']}; no packet was written and the target is unchanged.",
+            f"partitions and only one side is named. Name every partition it moved between. No packet was written and the target "
+            f"is unchanged.",
             {"collisions": collisions})
     moved_out = result.get("keys_moved_out") or []
     if moved_out:
@@ -145,8 +150,7 @@ def _check_keys_and_watermark(result: Mapping[str, Any], business_key: Sequence[
             "key_moved_out_of_scope",
             f"rows would be lost: a full build of the model places these keys in partitions the plan does not name "
             f"({described}); replacing the named partitions alone would leave them in no partition. Add "
-            f"{', '.join(to_add)} to --partitions. The stages are left in {result['stage_schema']}; no packet was "
-            f"written and the target is unchanged.",
+            f"{', '.join(to_add)} to --partitions. No packet was written and the target is unchanged.",
             {"moved_out": moved_out, "partitions_to_add": to_add})
     watermark = result.get("watermark")
     if watermark and watermark["raised"] and not allow_watermark_move:
@@ -169,24 +173,91 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
     if not node.compiled_sql.strip():
         raise BackfillError(f"dbt compiled {node.name} to no SQL; nothing was changed.")
     run_id = new_run_id(now)
+    path = request.out or (Path(runner.options.project_dir) / "backfills" / f"{node.name}__{run_id}.yml")
     try:
-        return _plan(runner, request, node, spec, partitions, run_id, now)
-    except (BackfillError, BackfillRefused) as failure:
+        return _plan(runner, request, node, spec, partitions, run_id, now, path)
+    except (BackfillError, BackfillRefused, KeyboardInterrupt) as failure:
+        if isinstance(failure, KeyboardInterrupt):
+            failure = Interrupted(f"the plan was stopped (Ctrl-C or SIGTERM). {_what_was_written(path, run_id)}; a plan "
+                                  f"only reads the target, so the target is unchanged.")
         _record_plan_failed(runner, node, run_id, failure)
+        said = _stages_after_failure(runner, run_id, keep=getattr(failure, "reason", None) == "builds_differ")
         if isinstance(failure, BackfillError) and failure.cause is not None:
             # the database stopped it, not the input: say what that means for the target, which a plan only reads
             first, _, rest = str(failure).partition("\n")
-            said = BackfillError(f"{first} No packet was written; a plan only reads the target, so the target is "
-                                 f"unchanged (stages it built may be left in the stage schema).\n{rest}".rstrip())
-            said.cause = failure.cause
-            raise said from None
-        raise
+            first = f"{first} {_what_was_written(path, run_id)}; a plan only reads the target, so the target is unchanged."
+        else:
+            first, _, rest = str(failure).partition("\n")
+        raise _restated(failure, f"{first} {said}\n{rest}".rstrip()) from None
+
+
+def _what_was_written(path: Path, run_id: str) -> str:
+    """What a stopped plan left at `path`, read from the file (a stop can land after the packet was written)."""
+    try:
+        written = Packet.read(path).run_id == run_id
+    except Exception:  # absent, half-written or not a packet: not this run's
+        written = False
+    return (f"Its packet file {path} was written, but the plan did not finish (its audit row or written plan may be "
+            f"missing): plan again rather than approve it" if written else "No packet was written")
+
+
+@contextlib.contextmanager
+def _finishing(what: str) -> Iterator[None]:
+    """SIGINT and SIGTERM wait while `what` completes (the packet file, its audit row and the written plan belong
+    together: a few seconds); the plan then ends as it would have. A second signal stops at once."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    received: list[str] = []
+
+    def hold(signum: int, frame: Any) -> None:
+        if received:
+            raise KeyboardInterrupt
+        received.append(signal.Signals(signum).name)
+        print(f"dbt-backfill: {received[0]} received while {what}; stopping once that is done (send it again to stop "
+              f"at once).", file=sys.__stderr__, flush=True)
+
+    previous = {sig: signal.signal(sig, hold) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
+def _restated(failure: BackfillError | BackfillRefused, message: str) -> BackfillError | BackfillRefused:
+    """The same failure (kind, reason, cause) with `message`."""
+    if isinstance(failure, BackfillRefused):
+        return BackfillRefused(failure.reason, message, failure.details)
+    said = type(failure)(message)
+    said.cause, said.last_step, said.database_errors = failure.cause, failure.last_step, failure.database_errors
+    return said
+
+
+def _stages_after_failure(runner: DbtRunner, run_id: str, keep: bool) -> str:
+    """A plan that wrote no usable packet drops the stages it built (the audit trail names them: clean_orphans),
+    and says so; where it cannot, or where the stages are kept to be looked at (two builds that differ), it names
+    them and the command that drops them."""
+    command = f"`dbt-backfill clean --run {run_id}`"
+    try:
+        found = clean_relations(runner, run_id=run_id, drop=not keep)
+    except (BackfillError, BackfillRefused) as failure:
+        cause = classify(str(failure))
+        return (f"Its stages (run {run_id}) could not be dropped ({cause.says if cause else 'see the error'}): "
+                f"drop them with {command}.")
+    if keep:
+        names = [f.relation for f in found if f.kind in ("build a", "build b")]
+        return (f"Its stages are kept so the two builds can be compared: {', '.join(names) or 'none'}; drop them with "
+                f"{command}.")
+    dropped = [f.relation for f in found if f.action == "dropped"]
+    return f"Its stages were dropped ({len(dropped)} relation(s))." if dropped else "It built no stages."
 
 
 def _record_plan_failed(runner: DbtRunner, node: ModelNode, run_id: str, failure: Exception) -> None:
     """A failed or refused plan is `plan_failed` in the audit trail, with its reason (best effort: the database may
     be what failed). Never `planned`: that row means a packet was written."""
-    reason = getattr(failure, "reason", None) or (failure.cause.kind if getattr(failure, "cause", None) else "error")
+    reason = getattr(failure, "reason", None) or (failure.cause.kind if getattr(failure, "cause", None) else
+                                                  "interrupted" if isinstance(failure, Interrupted) else "error")
     try:
         runner.run_operation("audit_event", {"target": node.relation.to_dict(), "event": "plan_failed", "run_id": run_id,
                                              "fields": {"model": node.name, "outcome": reason,
@@ -196,8 +267,7 @@ def _record_plan_failed(runner: DbtRunner, node: ModelNode, run_id: str, failure
 
 
 def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: BackfillSpec, partitions: tuple[str, ...],
-          run_id: str, now: dt.datetime) -> PlanResult:
-    path = request.out or (Path(runner.options.project_dir) / "backfills" / f"{node.name}__{run_id}.yml")
+          run_id: str, now: dt.datetime, path: Path) -> PlanResult:
     code = {
         **node.binding,
         "git_commit": _git_commit(runner.options.project_dir),
@@ -219,6 +289,7 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
         "watermark": dict(spec.watermark) if spec.watermark else None,
         "checks": [dict(c) for c in spec.checks],
         "cost_warning": dict(spec.cost_warning),
+        "approval_ttl": spec.approval_ttl,
         "allowances": {k: v for k, v in (("empty_partitions", request.allow_empty),
                                          ("watermark_move", request.allow_watermark_move)) if v},
         "code": code,
@@ -231,7 +302,7 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
     if result["package_version"] != __version__:
         raise BackfillError(f"the dbt package dbt_backfill installed in the project is version "
                             f"{result['package_version']}, this CLI is {__version__}: align them (packages.yml, "
-                            f"dbt deps). The stages built are left in {result['stage_schema']}; the target is unchanged.")
+                            f"dbt deps). No packet was written and the target is unchanged.")
 
     planned = []
     for item in result["partitions"]:
@@ -284,19 +355,21 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
                          for entry in result["downstream"]),
         batch_size=request.batch_size,
         cascade_of=dict(request.cascade_of) if request.cascade_of else None,
+        expires_at=result["expires_at"],
     )
-    packet.write(path)
-    # The plan's record of what it wrote: apply, rollback and clean refuse a packet whose content no plan wrote
-    # (an edited packet re-hashed to match a copied approval has no such row).
-    runner.run_operation("audit_event", {"target": packet.target.to_dict(), "event": "planned", "run_id": run_id,
-                                         "fields": {"model": node.name, "packet_sha256": packet.sha256(),
-                                                    "outcome": packet.review["verdict"],
-                                                    "fingerprint_after": [p.fingerprint.sha256 for p in planned],
-                                                    "detail": f"{', '.join(partitions)} ({path})"}})
     document = plan_document_path(path)
     markdown = (f"{result['markdown'].rstrip()}\n\n---\nThis plan describes packet `{path.name}`, SHA-256 "
                 f"`{packet.sha256()}`: an approval binds to exactly that content.\n")
-    document.write_text(markdown)
+    with _finishing("the plan writes its packet and records it"):
+        packet.write(path)
+        # The plan's record of what it wrote: apply, rollback and clean refuse a packet whose content no plan wrote
+        # (an edited packet re-hashed to match a copied approval has no such row).
+        runner.run_operation("audit_event", {"target": packet.target.to_dict(), "event": "planned", "run_id": run_id,
+                                             "fields": {"model": node.name, "packet_sha256": packet.sha256(),
+                                                        "outcome": packet.review["verdict"],
+                                                        "fingerprint_after": [p.fingerprint.sha256 for p in planned],
+                                                        "detail": f"{', '.join(partitions)} ({path})"}})
+        document.write_text(markdown)
     if packet.failed_gates:
         described = "; ".join(f"{g['check']} on {g['partition']}: {g['observed']}, expected {g['expected']}"
                               for g in packet.failed_gates)

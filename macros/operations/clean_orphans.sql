@@ -1,0 +1,140 @@
+{#
+  Drop what dbt-backfill created and no packet needs, without a packet: `dbt-backfill clean --run RUN_ID` (one run)
+  and `clean --orphans` (every run). What it created is known from the audit trail, never from looking around:
+  each plan records `building_stages` (its stage schema and number of partitions) before its first stage exists,
+  so a plan that failed, was refused or was killed is found too. From that row only the run id and the count are
+  taken; the relations are the ones _stage_relations names for that run, the model's target and each position, in
+  the model's stage schema as this project declares it — so a forged audit row can name nothing outside the stage
+  schema, and nothing not named the way a plan names its stages. Each is dropped as a table, without CASCADE (a
+  view or anything else of that name is left, and said so).
+
+  Which of a run's relations no packet needs:
+    - builds a and b: with run_id, all (asked by name). Otherwise (orphans) those of a run whose plan wrote no
+      packet (no `planned` / `packet_recorded` row), or whose approval deadline has passed (apply refuses it);
+      a run younger than `older_than_hours` is left (a plan may still be building it). When a run has more than one
+      `building_stages` row, any of them that says keep keeps the run's builds;
+    - backups: a run that replaced nothing has no rollback to keep. A run that did (`partition_replaced`) may still
+      need its backups for a rollback, which only its packet can tell: kept unless run_id and drop_backups.
+  With drop=false nothing is dropped: the list says what would be. Takes the backfill lock of each target whose
+  relations it drops (as apply and rollback do), records one `cleaned` row per run ({dropped, by}).
+  Emits `orphans`: {relations: [{run_id, model, relation, kind, action: drop|dropped|keep, reason}], audits}.
+#}
+{% macro clean_orphans(run_id=none, older_than_hours=24, drop=false, drop_backups=false, cleaned_by=none) %}
+  {% if run_id is not none and not modules.re.fullmatch('[a-z0-9_]{1,40}', run_id | string) %}
+    {% do dbt_backfill._fail('run id ' ~ tojson(run_id) ~ ' is not one a plan makes (lower-case letters, digits and '
+        ~ 'underscores). Nothing was dropped.') %}
+  {% endif %}
+  {% set cutoff = (modules.datetime.datetime.utcnow() - modules.datetime.timedelta(hours=older_than_hours | float))
+      .replace(microsecond=0).isoformat() ~ '+00:00' %}
+  {% set found = [] %}
+  {% set audits = [] %}
+  {% for model in graph.nodes.values() | selectattr('resource_type', 'equalto', 'model')
+        if model.config.materialized != 'ephemeral' %}
+    {% set target_relation = api.Relation.create(database=model.database, schema=model.schema,
+                                                 identifier=model.alias or model.name, type='table') %}
+    {% set spec = (model.config.meta or {}).get('backfill') or (model.meta or {}).get('backfill') or {} %}
+    {% set stage_schema = spec.get('stage_schema') or (model.schema ~ '_backfill') %}
+    {% set audit = dbt_backfill._audit_relation(target_relation) %}
+    {% set runs = dbt_backfill._runs_recorded(audit, model.name, run_id) %}
+    {% if runs %}{% do audits.append(dbt_backfill._relation_name(audit)) %}{% endif %}
+    {% for run in runs if (stage_schema | lower) != (model.schema | lower) %}
+      {# a run's builds are kept when any of its rows says so (a row added later cannot make a live run's stages
+         droppable): the reason is the first one found #}
+      {% set keep_stages = [] %}
+      {% for building in run.building if run_id is none %}
+        {% if building.at > cutoff %}
+          {% do keep_stages.append('a plan may still be building it (recorded ' ~ building.at ~ ', less than '
+              ~ older_than_hours ~ ' h ago)') %}
+        {% elif run.planned and not dbt_backfill._deadline_passed(building.expires_at) %}
+          {% do keep_stages.append('its packet can be applied until ' ~ building.expires_at) %}
+        {% endif %}
+      {% endfor %}
+      {% set why_stage = keep_stages | first if keep_stages else none %}
+      {% for building in run.building %}
+        {% set why_backup = none if not run.replaced or (run_id is not none and drop_backups) else
+            'the run replaced partitions: a rollback may need it (`dbt-backfill clean PACKET` knows; or --run with --drop-backups)' %}
+        {% if building.stage_schema != stage_schema %}
+          {% do found.append({'run_id': run.run_id, 'model': model.name, 'relation': building.stage_schema ~ '.*',
+              'kind': 'stages', 'action': 'keep', 'reason': 'recorded in schema ' ~ building.stage_schema ~ ', which is not '
+              ~ model.name ~ '\'s stage schema (' ~ stage_schema ~ ') in this project: not dropped'}) %}
+        {% else %}
+          {% for index in range(building.partitions) %}
+            {% set named = dbt_backfill._stage_relations(target_relation, stage_schema, run.run_id, index) %}
+            {% for kind in ['a', 'b', 'backup'] %}
+              {% set relation = adapter.get_relation(database=named[kind].database, schema=named[kind].schema,
+                                                     identifier=named[kind].identifier) %}
+              {% if relation is not none %}
+                {% set reason = (why_backup if kind == 'backup' else why_stage) %}
+                {% if not relation.is_table %}
+                  {% set reason = 'a ' ~ relation.type ~ ', not the table a plan creates: not dropped' %}
+                {% endif %}
+                {% do found.append({'run_id': run.run_id, 'model': model.name, 'relation': relation, 'target': target_relation,
+                    'kind': {'a': 'build a', 'b': 'build b', 'backup': 'backup'}[kind],
+                    'action': 'keep' if reason else 'drop', 'reason': reason}) %}
+              {% endif %}
+            {% endfor %}
+          {% endfor %}
+        {% endif %}
+      {% endfor %}
+    {% endfor %}
+  {% endfor %}
+
+  {% set dropping = found | selectattr('action', 'equalto', 'drop') | list %}
+  {% if drop and dropping %}
+    {% set locked = [] %}
+    {% for item in dropping if dbt_backfill._relation_name(item.target) not in locked %}
+      {% do dbt_backfill.acquire_target_lock(item.target) %}
+      {% do locked.append(dbt_backfill._relation_name(item.target)) %}
+    {% endfor %}
+    {% set by_run = {} %}
+    {% for item in dropping %}
+      {% do dbt_backfill._forget_columns(item.relation) %}
+      {% do dbt_backfill._execute('drop table ' ~ item.relation, fetch=false) %}
+      {% do item.update({'action': 'dropped'}) %}
+      {% do by_run.setdefault(item.run_id, {'target': item.target, 'model': item.model, 'dropped': []}).dropped.append(
+          dbt_backfill._relation_name(item.relation)) %}
+    {% endfor %}
+    {% do dbt_backfill._commit() %}
+    {% for cleaned_run, cleaned in by_run.items() %}
+      {% do dbt_backfill.record_audit_event(cleaned.target, 'cleaned', cleaned_run, {'model': cleaned.model,
+          'outcome': 'dropped ' ~ cleaned.dropped | length ~ ' relations (' ~ ('--run' if run_id else '--orphans') ~ ')',
+          'detail': {'dropped': cleaned.dropped, 'by': cleaned_by}}) %}
+    {% endfor %}
+    {% do dbt_backfill._commit() %}
+  {% endif %}
+  {% set listed = [] %}
+  {% for item in found %}
+    {% do listed.append({'run_id': item.run_id, 'model': item.model, 'kind': item.kind, 'action': item.action,
+        'reason': item.reason, 'relation': item.relation if item.relation is string else dbt_backfill._relation_name(item.relation)}) %}
+  {% endfor %}
+  {% do dbt_backfill._emit_result('orphans', {'relations': listed, 'audits': audits | unique | list}) %}
+{% endmacro %}
+
+{# The runs of `model` the audit table records building stages for (one run with run_id): [{run_id, building:
+   [{stage_schema, partitions, expires_at, at}], planned, replaced}]. Read only; an absent table has none. #}
+{% macro _runs_recorded(audit, model_name, run_id) %}
+  {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is none %}
+    {{ return([]) }}
+  {% endif %}
+  {% set rows = dbt_backfill._execute('select run_id, event, detail from ' ~ audit ~ ' where model = '
+      ~ dbt_backfill._sql_literal(model_name) ~ " and event in ('building_stages', 'planned', 'packet_recorded', "
+      ~ "'partition_replaced')" ~ (' and run_id = ' ~ dbt_backfill._sql_literal(run_id) if run_id is not none else '')
+      ~ ' order by recorded_at').rows %}
+  {% do dbt_backfill._commit() %}
+  {% set runs = {} %}
+  {% for row in rows if modules.re.fullmatch('[a-z0-9_]{1,40}', row['run_id'] or '') %}
+    {% set run = runs.setdefault(row['run_id'], {'run_id': row['run_id'], 'building': [], 'planned': false, 'replaced': false}) %}
+    {% if row['event'] == 'building_stages' %}
+      {% set detail = fromjson(row['detail'] or '{}') %}
+      {% if detail.get('stage_schema') is string and (detail.get('partitions') | int) > 0 %}
+        {% do run.building.append({'stage_schema': detail.stage_schema, 'partitions': [detail.partitions | int, 10000] | min,
+                                   'expires_at': detail.get('expires_at') | string, 'at': detail.get('at') | string}) %}
+      {% endif %}
+    {% elif row['event'] == 'partition_replaced' %}
+      {% do run.update({'replaced': true}) %}
+    {% else %}
+      {% do run.update({'planned': true}) %}
+    {% endif %}
+  {% endfor %}
+  {{ return(runs.values() | list) }}
+{% endmacro %}
