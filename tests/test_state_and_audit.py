@@ -358,6 +358,11 @@ def test_approve_records_only_a_packet_a_plan_wrote_and_only_once(trips):
     assert [e for e in run_events(trips, run_id) if e[0] in ("approved", "refused")] == [
         ("approved", "", "", "Dana Owner")]
     assert snapshot(trips) == before
+    # a copy approved by someone else without telling approve where the target is: not a second approval
+    path.write_text(planned_text)
+    assert trips.approve(path, by="Mallory").returncode == 0
+    refused(trips.backfill("apply", str(path)), f"run {run_id}'s approval is recorded as by Dana Owner (approved at ")
+    assert snapshot(trips) == before
     path.write_text(approved_text)
     assert trips.backfill("apply", str(path)).returncode == 0
     assert [e[0] for e in run_events(trips, run_id)].count("approved") == 1
@@ -539,6 +544,8 @@ def test_an_approval_is_refused_once_the_source_moved_or_its_deadline_passed(tri
     assert re.search(r"raw\.trip_events: 19 rows, state \S+ at the plan, 20 rows, state \S+ now\): the approved rows "
                      r"may no longer be what a build gives\. Plan again \(or, knowing why, apply with "
                      r"--allow-source-drift \"<reason>\"\)\. The target is unchanged\.", drifted.stderr), drifted.stderr
+    assert drifted.stderr.rstrip().endswith(
+        "Next: apply refuses this packet as it stands (source_drift): do what the refusal says; nothing is replaced.")
     assert snapshot(trips) == before
     assert audit_rows(trips) == trail + [("refused", packet["run_id"], None)]
 
@@ -651,3 +658,51 @@ def test_ctrl_c_while_the_plan_writes_its_packet_waits_and_the_plan_ends_complet
     assert run_events(trips, packet.run_id) == [("building_stages", "", "", ""), ("planned", "", "SAFE TO RUN", "")]
     assert f"SHA-256 `{packet.sha256()}`" in path.with_suffix(".md").read_text()
     assert len(stage_tables(trips, packet.run_id)) == 6  # kept: the packet needs them
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_status_reads_whether_the_stages_and_backups_a_next_step_needs_still_exist(trips):
+    path, packet = approved(trips)
+    assert trips.backfill("clean", "--run", packet["run_id"]).returncode == 0  # the live run's stages, by run id
+    before = snapshot(trips)
+
+    status = trips.backfill("status", str(path))
+
+    assert status.returncode == 0, status.output
+    assert status.stdout.rstrip().endswith(
+        "Next: nothing is replaced yet, and the stage(s) of 2026-03-01, 2026-03-02, 2026-03-03 no longer exist (`clean` dropped "
+        "them, or someone else did): apply refuses this packet. Plan again."), status.stdout
+    assert trips.backfill("status", str(path), "--json").json()["stages_gone"] == list(SEED_DAYS)
+    refused(trips.backfill("apply", str(path)), "the approved stage of partition 2026-03-01 (")
+    assert snapshot(trips) == before
+
+    path = trips.dir / "backfills" / "again.yml"
+    assert trips.plan("fct_trips", SEED_DAYS, "--out", str(path)).returncode == 0
+    assert trips.approve(path).returncode == 0
+    assert trips.backfill("apply", str(path)).returncode == 0
+    assert trips.backfill("clean", str(path), "--drop-backups").returncode == 0
+    status = trips.backfill("status", str(path))
+    assert status.returncode == 0, status.output
+    assert status.stdout.rstrip().endswith(
+        f"Next: every partition is as approved: `dbt-backfill verify {path}` records it; the backups of 2026-03-01, "
+        f"2026-03-02 no longer exist, so those cannot be rolled back."), status.stdout
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_a_clean_the_database_refuses_says_what_it_read_is_left(trips):
+    """Someone built a view on a stage: PostgreSQL refuses to drop the stage (no CASCADE), the drops roll back."""
+    path, packet = approved(trips)
+    stage = packet["partitions"][1]["stage_relation"]
+    trips.query(f"create view analytics.on_a_stage as select * from {stage['schema']}.{stage['identifier']}")
+    before = stage_tables(trips, packet["run_id"])
+
+    result = trips.backfill("clean", str(path))
+
+    assert result.returncode == 1, result.output
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"error: the database refused to drop one of the relations of run {packet['run_id']} (its "
+                            f"error is below: a view built on a stage, say). "), result.stderr
+    assert (f"Read afterwards, run {packet['run_id']} still has 6 relation(s): " in first
+            and f"{stage['identifier']}" in first), result.stderr
+    assert stage_tables(trips, packet["run_id"]) == before and len(before) == 6
+    assert trips.query("select count(*) from information_schema.views where table_name = 'on_a_stage'") == [(1,)]

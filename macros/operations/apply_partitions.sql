@@ -68,9 +68,16 @@
   {# the approval is an event of its own, recorded once: by the first apply (a rerun or a resume adds no second row),
      stamped with the approval's own time in `detail` #}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
-  {% set recorded = dbt_backfill._execute("select count(*) from " ~ audit ~ " where event = 'approved' and run_id = "
-      ~ dbt_backfill._sql_literal(run_id)).rows[0][0] %}
-  {% if recorded | int == 0 %}
+  {% set recorded = dbt_backfill._execute("select approved_by, detail from " ~ audit ~ " where event = 'approved' and run_id = "
+      ~ dbt_backfill._sql_literal(run_id)).rows %}
+  {# an approval recorded by `approve` is the run's one approval: a copy of the packet approved by someone else
+     (without telling approve where the target is) is not a second one #}
+  {% for row in recorded if row[0] != approval.get('approved_by') %}
+    {% do dbt_backfill._refuse('approval_conflict', 'run ' ~ run_id ~ '\'s approval is recorded as by ' ~ row[0] ~ ' (' ~ row[1]
+        ~ '), but this packet\'s is by ' ~ approval.get('approved_by') ~ ': the packet was approved twice, by two people. '
+        ~ 'Apply the packet whose approval is recorded. The target is unchanged.', {'run_id': run_id}) %}
+  {% endfor %}
+  {% if not recorded %}
     {% do dbt_backfill.record_audit_event(target_relation, 'approved', run_id, dbt_backfill._merged(audit_fields,
         {'detail': 'approved at ' ~ approval.get('approved_at')})) %}
   {% endif %}

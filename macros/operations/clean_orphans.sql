@@ -79,6 +79,16 @@
     {% endfor %}
   {% endfor %}
 
+  {# a relation two models' trails both name (two models whose names share their first 24 characters and a stage
+     schema, or a forged row under another model): whose it is cannot be told, so it is kept for both #}
+  {% set claims = {} %}
+  {% for item in found if item.relation is not string %}
+    {% do claims.setdefault(dbt_backfill._relation_name(item.relation), []).append(item.model) %}
+  {% endfor %}
+  {% for item in found if item.relation is not string and claims[dbt_backfill._relation_name(item.relation)] | unique | list | length > 1 %}
+    {% do item.update({'action': 'keep', 'reason': 'named by the audit trails of ' ~ (claims[dbt_backfill._relation_name(item.relation)]
+        | unique | join(' and ')) ~ ': whose it is cannot be told, so it is not dropped'}) %}
+  {% endfor %}
   {% set dropping = found | selectattr('action', 'equalto', 'drop') | list %}
   {% if drop and dropping %}
     {% set locked = [] %}
@@ -87,6 +97,8 @@
       {% do locked.append(dbt_backfill._relation_name(item.target)) %}
     {% endfor %}
     {% set by_run = {} %}
+    {# the drops and their audit rows in one transaction (where the engine has them), as clean_run #}
+    {% do dbt_backfill.begin_transaction() %}
     {% for item in dropping %}
       {% do dbt_backfill._forget_columns(item.relation) %}
       {% do dbt_backfill._execute('drop table ' ~ item.relation, fetch=false) %}
@@ -94,7 +106,6 @@
       {% do by_run.setdefault(item.run_id, {'target': item.target, 'model': item.model, 'dropped': []}).dropped.append(
           dbt_backfill._relation_name(item.relation)) %}
     {% endfor %}
-    {% do dbt_backfill._commit() %}
     {% for cleaned_run, cleaned in by_run.items() %}
       {% do dbt_backfill.record_audit_event(cleaned.target, 'cleaned', cleaned_run, {'model': cleaned.model,
           'outcome': 'dropped ' ~ cleaned.dropped | length ~ ' relations (' ~ ('--run' if run_id else '--orphans') ~ ')',

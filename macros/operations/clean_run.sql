@@ -2,8 +2,8 @@
   Drop a run's stage and backup relations. While a rollback is still possible — a backup exists and its partition
   does not equal target_before — the backups are kept and the call is refused, unless drop_backups is true.
   The packet is checked first (_check_packet): only relations named for this run, in its stage schema, are
-  dropped, each as a table and without CASCADE (a view someone built on a stage makes the drop fail, it is not
-  dropped with it). Takes the table's backfill lock, as apply and rollback do: a clean never runs beside them.
+  dropped, each as a table and without CASCADE (on PostgreSQL a view someone built on a stage makes the drop
+  fail, it is not dropped with it). Takes the table's backfill lock, as apply and rollback do: a clean never runs beside them.
   The audit row (`cleaned`) names what was dropped and `cleaned_by` (the CLI: --by, else "OS user <name>").
 #}
 {% macro clean_run(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
@@ -28,6 +28,12 @@
         ~ 'Pass --drop-backups to drop them anyway (the rollback is then gone). The target is unchanged.',
         {'partitions': rollback_possible}) %}
   {% endif %}
+  {# the drops and their audit row in one transaction (where the engine has them): a drop the database refuses
+     (a view someone built on a stage) leaves every relation, and the trail, as they were #}
+  {% do dbt_backfill._ensure_audit_table(target_relation) %}
+  {% do dbt_backfill._step('dropping the relations of run ' ~ run_id, 'the database refused to drop one of the relations '
+      ~ 'of run ' ~ run_id ~ ' (its error is below: a view built on a stage, say).') %}
+  {% do dbt_backfill.begin_transaction() %}
   {% set dropped = [] %}
   {% for partition in partitions %}
     {% for ref in [partition.stage, partition.stage_b, partition.backup] %}
@@ -39,7 +45,6 @@
       {% endif %}
     {% endfor %}
   {% endfor %}
-  {% do dbt_backfill._ensure_audit_table(target_relation) %}
   {# detail {dropped, by}: a rollback that finds a backup gone says when, and by whom, clean dropped it #}
   {% do dbt_backfill.record_audit_event(target_relation, 'cleaned', run_id, {'model': model,
       'outcome': 'dropped ' ~ dropped | length ~ ' relations' ~ (' (backups included: --drop-backups)' if drop_backups else ''),

@@ -3,10 +3,13 @@
   the approved packet. Given `expected` fingerprints (one per partition), it also writes the audit row
   (verified, or verify_mismatch naming the partitions), and with refuse_on_mismatch a mismatch is refused (the
   pure-dbt verify, whose only outcome is dbt's exit status). With `commitment`, each partition's commitment_digest
-  is added (bench P1 measures it). Emits `fingerprints`: [{value, fingerprint, commitment?}].
+  is added (bench P1 measures it). With `relations` (refs), it says which of them exist (`present`): status reads
+  whether the stages an apply needs and the backups a rollback needs are still there.
+  Emits `fingerprints`: {relation, partitions: [{value, fingerprint, commitment?}], present}.
 #}
 {% macro fingerprint_partitions(target, partition_by, business_key, material_columns, partitions, additive=[],
-                                expected=none, run_id=none, model=none, refuse_on_mismatch=false, commitment=false) %}
+                                expected=none, run_id=none, model=none, refuse_on_mismatch=false, commitment=false,
+                                relations=[]) %}
   {% do dbt_backfill.pin_session() %}
   {% set relation = dbt_backfill._target_relation(target) %}
   {% set scope = dbt_backfill._backfill_scope(relation, partition_by, business_key, additive, material_columns) %}
@@ -32,5 +35,10 @@
           ~ 'fingerprints. verify changes nothing.', {'partitions': mismatched}) %}
     {% endif %}
   {% endif %}
-  {% do dbt_backfill._emit_result('fingerprints', {'relation': dbt_backfill._relation_ref(relation), 'partitions': fingerprints}) %}
+  {% set present = [] %}
+  {% for ref in relations if adapter.get_relation(database=ref.get('database'), schema=ref.schema, identifier=ref.identifier) is not none %}
+    {% do present.append(ref) %}
+  {% endfor %}
+  {% do dbt_backfill._emit_result('fingerprints', {'relation': dbt_backfill._relation_ref(relation), 'partitions': fingerprints,
+                                                   'present': present}) %}
 {% endmacro %}

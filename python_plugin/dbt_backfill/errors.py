@@ -1,4 +1,5 @@
 """The two ways a command stops short. The CLI maps them to exit statuses; nothing else decides exit codes."""
+from __future__ import annotations
 
 
 class BackfillError(Exception):
@@ -26,3 +27,12 @@ class BackfillRefused(Exception):
 
 class Interrupted(BackfillError):
     """The user stopped a command (Ctrl-C, SIGTERM): exit 130."""
+
+
+def restated(failure: BackfillError | BackfillRefused, message: str) -> BackfillError | BackfillRefused:
+    """The same failure (kind, reason, cause) with `message`: what a workflow read afterwards, added to it."""
+    if isinstance(failure, BackfillRefused):
+        return BackfillRefused(failure.reason, message, failure.details)
+    said = type(failure)(message)
+    said.cause, said.last_step, said.database_errors = failure.cause, failure.last_step, failure.database_errors
+    return said

@@ -19,7 +19,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from dbt_backfill import __version__
 from dbt_backfill.causes import classify
 from dbt_backfill.dbt_runner import DbtRunner, ModelNode
-from dbt_backfill.errors import BackfillError, BackfillRefused, Interrupted
+from dbt_backfill.errors import BackfillError, BackfillRefused, Interrupted, restated
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Changes, Packet, PartitionPlan, RelationRef
 from dbt_backfill.spec import BackfillSpec
@@ -188,7 +188,7 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
             first = f"{first} {_what_was_written(path, run_id)}; a plan only reads the target, so the target is unchanged."
         else:
             first, _, rest = str(failure).partition("\n")
-        raise _restated(failure, f"{first} {said}\n{rest}".rstrip()) from None
+        raise restated(failure, f"{first} {said}\n{rest}".rstrip()) from None
 
 
 def _what_was_written(path: Path, run_id: str) -> str:
@@ -223,15 +223,6 @@ def _finishing(what: str) -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-
-
-def _restated(failure: BackfillError | BackfillRefused, message: str) -> BackfillError | BackfillRefused:
-    """The same failure (kind, reason, cause) with `message`."""
-    if isinstance(failure, BackfillRefused):
-        return BackfillRefused(failure.reason, message, failure.details)
-    said = type(failure)(message)
-    said.cause, said.last_step, said.database_errors = failure.cause, failure.last_step, failure.database_errors
-    return said
 
 
 def _stages_after_failure(runner: DbtRunner, run_id: str, keep: bool) -> str:
