@@ -14,6 +14,8 @@ the data with generate_series, and drives the real `dbt` and `dbt-backfill` comm
   P3  plan + approve + apply of 3 partitions   vs dbt's microbatch backfill of the same days
   P4  plan + approve + apply, the seed         vs one `dbt run -s fct_trips`
   P5  peak memory of plan (client, server)     at a 10x larger partition
+  P6  plan + approve + apply of 1 day, dedup    with 100 days of history vs 10 days (100,000 rows a day)
+  P7  plan + approve + apply of 1 day, dedup    vs `dbt run --full-refresh` of the whole model (100 days)
 """
 from __future__ import annotations
 
@@ -46,9 +48,10 @@ COLUMNS = "event_id, day, event_ts, customer, amount, status, updated_at"
 FIRST_DAY = "2026-01-01"
 
 SIZES = {
-    "quick": {"p1_rows": 20_000, "p2_rows": 2_000, "p3_rows": 5_000, "p5_rows": (5_000, 50_000), "repeat": 1},
+    "quick": {"p1_rows": 20_000, "p2_rows": 2_000, "p3_rows": 5_000, "p5_rows": (5_000, 50_000), "p6_rows": 1_000,
+              "p7_rows": 2_000, "repeat": 1},
     "full": {"p1_rows": 10_000_000, "p2_rows": 100_000, "p3_rows": 1_000_000, "p5_rows": (1_000_000, 10_000_000),
-             "repeat": 2},
+             "p6_rows": 100_000, "p7_rows": 200_000, "repeat": 2},
 }
 
 
@@ -123,6 +126,9 @@ class Bench:
                    timestamptz '{FIRST_DAY} 00:00:00+00' + g * interval '1 second' as updated_at
             from generate_series(1, {days * rows_per_day}) g""")
         self.sql(f"create index on bench_raw.{name} (day)")
+        # what a user who reads by event_time and by business key would have (the input windows read event_ts)
+        self.sql(f"create index on bench_raw.{name} (event_ts)")
+        self.sql(f"create index on bench_raw.{name} (event_id)")
         self.sql(f"vacuum analyze bench_raw.{name}")
 
     def publish(self, table: str, alias: str) -> str:
@@ -142,6 +148,30 @@ class Bench:
         started = time.perf_counter()
         self.command("dbt-backfill", "apply", str(packet), "--vars", variables)
         return time.perf_counter() - started
+
+    def correct_versions(self, table: str, on_day: str) -> None:
+        """A late correction: a newer version of every 100th event of `on_day` (same event_ts, later updated_at)."""
+        self.sql(f"insert into bench_raw.{table} select event_id, day, event_ts, customer, amount + 1, 'corrected', "
+                 f"updated_at + interval '365 days' from bench_raw.{table} where day = '{on_day}' and event_id % 100 = 0")
+        self.sql(f"analyze bench_raw.{table}")
+
+    def cycle(self, model: str, days: list[str], variables: str) -> dict[str, float]:
+        """plan, approve and apply `days` of `model`: the seconds of each step and of the three."""
+        packet = self.dir / "backfills" / f"{uuid.uuid4().hex[:8]}.yml"
+        seconds = {}
+        started = time.perf_counter()
+        self.command("dbt-backfill", "plan", model, "--partitions", ",".join(days), "--vars", variables,
+                     "--out", str(packet))
+        seconds["plan_s"] = time.perf_counter() - started
+        started = time.perf_counter()
+        subprocess.run([str(BIN / "dbt-backfill"), "approve", str(packet), "--by", "bench"], check=True,
+                       capture_output=True, env=self.env)
+        seconds["approve_s"] = time.perf_counter() - started
+        started = time.perf_counter()
+        self.command("dbt-backfill", "apply", str(packet), "--vars", variables)
+        seconds["apply_s"] = time.perf_counter() - started
+        seconds["total_s"] = seconds["plan_s"] + seconds["approve_s"] + seconds["apply_s"]
+        return seconds
 
     def close(self) -> None:
         self.connection.close()
@@ -308,11 +338,48 @@ def p5_memory(bench: Bench, sizes: tuple[int, int]) -> Result:
                   client_ratio <= 1.2)
 
 
+def _latest_published(bench: Bench, table: str, days: int, rows: int) -> str:
+    """bench_raw.<table> with `days` days of `rows` events, events_latest published from it; its --vars."""
+    bench.events_table(table, days, rows)
+    variables = json.dumps({"events_table": table, "latest_alias": f"{table}_latest"})
+    bench.command("dbt", "run", "-s", "events_latest", "--vars", variables)
+    bench.sql(f"vacuum analyze analytics.{table}_latest")
+    return variables
+
+
+def p6_history(bench: Bench, rows: int) -> Result:
+    figures: dict[str, Any] = {"rows_per_day": rows}
+    for days in (10, 100):
+        table = f"p6_events_{days}"
+        variables = _latest_published(bench, table, days, rows)
+        bench.correct_versions(table, day(5))
+        for step, seconds in bench.cycle("events_latest", [day(5)], variables).items():
+            figures[f"{step[:-2]}_{days}_days_s"] = seconds
+    ratios = {"100 days / 10 days": figures["total_100_days_s"] / figures["total_10_days_s"],
+              "plan 100 days / 10 days": figures["plan_100_days_s"] / figures["plan_10_days_s"]}
+    return Result("P6 plan + approve + apply of one day of a dedup model vs its history", figures, ratios, "<= 1.3x",
+                  ratios["100 days / 10 days"] <= 1.3)
+
+
+def p7_against_full_rebuild(bench: Bench, rows: int) -> Result:
+    variables = _latest_published(bench, "p7_events", 100, rows)
+    full_refresh_s = bench.best(lambda: bench.command("dbt", "run", "-s", "events_latest", "--full-refresh",
+                                                      "--vars", variables), 1)
+    bench.correct_versions("p7_events", day(50))
+    figures: dict[str, Any] = {"rows_per_day": rows, "days": 100, "full_refresh_s": full_refresh_s,
+                               **bench.cycle("events_latest", [day(50)], variables)}
+    ratio = figures["total_s"] / full_refresh_s
+    return Result("P7 plan + approve + apply of one day vs dbt run --full-refresh of the whole model", figures,
+                  {"ours / full refresh": ratio}, "<= 0.5x", ratio <= 0.5)
+
+
 MEASURES = {"P1": lambda b, s, w: p1_fingerprint(b, s["p1_rows"]),
             "P2": lambda b, s, w: p2_apply_vs_table_size(b, s["p2_rows"]),
             "P3": lambda b, s, w: p3_against_microbatch(b, s["p3_rows"]),
             "P4": lambda b, s, w: p4_seed_scenario(b, w),
-            "P5": lambda b, s, w: p5_memory(b, s["p5_rows"])}
+            "P5": lambda b, s, w: p5_memory(b, s["p5_rows"]),
+            "P6": lambda b, s, w: p6_history(b, s["p6_rows"]),
+            "P7": lambda b, s, w: p7_against_full_rebuild(b, s["p7_rows"])}
 
 
 def machine() -> str:

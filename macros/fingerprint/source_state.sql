@@ -1,13 +1,15 @@
 {#
   What the plan compares to pin a source: a value that changes whenever what `relation` returns changes, compared
   only within one plan on one engine (so it need not be canonical, only faithful and cheap).
+  `where`, when given, bounds the read to the rows the builds read (an input window over the input's event_time):
+  a row that enters or leaves the window, or changes inside it, changes the state; a row outside it does not.
   Returns {method, row_count, state}.
 #}
-{% macro source_state(relation, columns) %}
-  {{ return(adapter.dispatch('source_state', 'dbt_backfill')(relation, columns)) }}
+{% macro source_state(relation, columns, where=none) %}
+  {{ return(adapter.dispatch('source_state', 'dbt_backfill')(relation, columns, where)) }}
 {% endmacro %}
 
-{% macro default__source_state(relation, columns) %}
+{% macro default__source_state(relation, columns, where) %}
   {{ exceptions.raise_compiler_error("dbt_backfill.source_state is not implemented for " ~ adapter.type()) }}
 {% endmacro %}
 
@@ -19,26 +21,27 @@
   A view (or anything else) is read for its content, each row's text hashed: that is what shows a clock_timestamp()
   or random() in a view.
 #}
-{% macro postgres__source_state(relation, columns) %}
+{% macro postgres__source_state(relation, columns, where) %}
   {% set actual = adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) %}
   {% set method = 'row versions' if actual is not none and actual.is_table else 'content' %}
   {% set hashed = "tableoid::text || ':' || ctid::text || ':' || xmin::text" if method == 'row versions' else 'bf_source::text' %}
   {% set row = dbt_backfill._execute("select cast(count(*) as text) as row_count, cast(coalesce(sum(hashtextextended("
-      ~ hashed ~ ", 0)), 0) as text) as state from " ~ relation ~ " as bf_source").rows[0] %}
+      ~ hashed ~ ", 0)), 0) as text) as state from " ~ relation ~ " as bf_source"
+      ~ (" where " ~ where if where else "")).rows[0] %}
   {{ return({'method': method, 'row_count': row['row_count'] | int, 'state': row['state'] | string}) }}
 {% endmacro %}
 
 {# DuckDB and Spark: no row versions to read, so the canonical fingerprint of the content (both compute it in
    parallel). #}
-{% macro duckdb__source_state(relation, columns) %}
-  {{ return(dbt_backfill._content_state(relation, columns)) }}
+{% macro duckdb__source_state(relation, columns, where) %}
+  {{ return(dbt_backfill._content_state(relation, columns, where)) }}
 {% endmacro %}
 
-{% macro spark__source_state(relation, columns) %}
-  {{ return(dbt_backfill._content_state(relation, columns)) }}
+{% macro spark__source_state(relation, columns, where) %}
+  {{ return(dbt_backfill._content_state(relation, columns, where)) }}
 {% endmacro %}
 
-{% macro _content_state(relation, columns) %}
-  {% set fingerprint = dbt_backfill.fingerprint_relation(relation, columns) %}
+{% macro _content_state(relation, columns, where) %}
+  {% set fingerprint = dbt_backfill.fingerprint_relation(relation, columns, where=where) %}
   {{ return({'method': 'content', 'row_count': fingerprint.row_count, 'state': fingerprint.sha256}) }}
 {% endmacro %}

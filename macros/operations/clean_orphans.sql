@@ -60,7 +60,7 @@
         {% else %}
           {% for index in range(building.partitions) %}
             {% set named = dbt_backfill._stage_relations(target_relation, stage_schema, run.run_id, index) %}
-            {% for kind in ['a', 'b', 'backup'] %}
+            {% for kind in ['a', 'b', 'backup', 'whole'] %}
               {% set relation = adapter.get_relation(database=named[kind].database, schema=named[kind].schema,
                                                      identifier=named[kind].identifier) %}
               {% if relation is not none %}
@@ -69,7 +69,7 @@
                   {% set reason = 'a ' ~ relation.type ~ ', not the table a plan creates: not dropped' %}
                 {% endif %}
                 {% do found.append({'run_id': run.run_id, 'model': model.name, 'relation': relation, 'target': target_relation,
-                    'kind': {'a': 'build a', 'b': 'build b', 'backup': 'backup'}[kind],
+                    'kind': {'a': 'build a', 'b': 'build b', 'backup': 'backup', 'whole': 'whole build'}[kind],
                     'action': 'keep' if reason else 'drop', 'reason': reason}) %}
               {% endif %}
             {% endfor %}

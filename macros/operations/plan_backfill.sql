@@ -50,7 +50,7 @@
   {% set plan = dbt_backfill._plan(run_id, node.name, target_ref, model_sql, spec.partition_by, names.business_key,
       partitions, none, names.order_by, names.additive, names.exclude_columns, spec.get('stage_schema'), watermark,
       spec.get('checks') or [], spec.get('cost_warning') or {}, allowances, code, batch_size, commands,
-      approval_ttl=spec.get('approval_ttl')) %}
+      approval_ttl=spec.get('approval_ttl'), input_window=spec.get('input_window')) %}
   {% set markdown = plan.pop('markdown') %}
   {% do plan.update({'version': 1, 'created_at': modules.datetime.datetime.utcnow().isoformat(timespec='seconds') ~ '+00:00',
                      'watermark_config': watermark}) %}

@@ -3,6 +3,7 @@
    type, in the relation's order) are part of the state: a column dropped, added or renamed changes what a build
    gives, and on PostgreSQL it leaves every row version as it was. #}
 {% macro _fingerprint_sources(sources) %}
+  {# a windowed input (its ref carries `event_time` and `windows`) is read within the windows its builds read #}
   {% set read = {} %}
   {% for source in sources %}
     {% set relation = dbt_backfill._relation(source) %}
@@ -15,7 +16,8 @@
     {% endif %}
     {% set declared = [] %}
     {% for column in dbt_backfill._relation_columns(relation) %}{% do declared.append(column.name ~ ' ' ~ column.data_type) %}{% endfor %}
-    {% set state = dbt_backfill._merged(dbt_backfill.source_state(relation, dbt_backfill._columns(relation, columns, 'source column')),
+    {% set where = dbt_backfill._window_predicate(source.event_time, source.windows, source.get('event_time_type')) if source.get('windows') else none %}
+    {% set state = dbt_backfill._merged(dbt_backfill.source_state(relation, dbt_backfill._columns(relation, columns, 'source column'), where),
                                         {'columns': declared | join(', ')}) %}
     {% do read.update({dbt_backfill._relation_name(relation): state}) %}
   {% endfor %}

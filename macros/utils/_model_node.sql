@@ -9,7 +9,9 @@
 {% endmacro %}
 
 {# Every relation a model reads (sources, and models, seeds and snapshots upstream), looking through ephemeral
-   models, which have no relation of their own; as relation refs, sorted by name. #}
+   models, which have no relation of their own; as relation refs, sorted by name. Each ref also carries the name
+   dbt renders for it in compiled SQL (`relation_name`) and its `event_time` config (none where not declared):
+   what the input windows need. #}
 {% macro _relations_read(node) %}
   {% set found = {} %}
   {% set pending = node.depends_on.nodes | list %}
@@ -24,7 +26,8 @@
           {% do pending.extend(upstream.depends_on.nodes) %}
         {% else %}
           {% set ref = {'database': upstream.database, 'schema': upstream.schema,
-                        'identifier': upstream.identifier if upstream.resource_type == 'source' else (upstream.alias or upstream.name)} %}
+                        'identifier': upstream.identifier if upstream.resource_type == 'source' else (upstream.alias or upstream.name),
+                        'relation_name': upstream.relation_name, 'event_time': (upstream.config or {}).get('event_time')} %}
           {% do found.update({dbt_backfill._relation_name(dbt_backfill._relation(ref)): ref}) %}
         {% endif %}
       {% endif %}

@@ -11,7 +11,7 @@
 #}
 {% macro _plan(run_id, model, target, model_sql, partition_by, business_key, partitions, sources, order_by=[], additive=[],
                exclude_columns=[], stage_schema=none, watermark=none, checks=[], cost_warning={}, allowances={},
-               code={}, batch_size=5, commands={}, record_planned=true, approval_ttl=none) %}
+               code={}, batch_size=5, commands={}, record_planned=true, approval_ttl=none, input_window=none) %}
   {% do dbt_backfill.pin_session() %}
   {% set expires_at = dbt_backfill._approval_deadline(approval_ttl) %}
   {% set node = dbt_backfill._model_node(model) if model else none %}
@@ -41,6 +41,8 @@
   {% do dbt_backfill._check_partition_values(scope, partitions) %}
   {% do dbt_backfill._reconciliation_gates(checks, target_relation, scope, []) %}
   {% set sources = sources if sources is not none else dbt_backfill._relations_read(node) %}
+  {# what each partition's builds read of the inputs with event_time; the pin below reads the same #}
+  {% set windowing = dbt_backfill._input_windows(node, scope, partitions, sources, input_window, model_sql) %}
 
   {% set first_read = dbt_backfill._fingerprint_sources(sources) %}
   {% set second_read = dbt_backfill._fingerprint_sources(sources) %}
@@ -90,13 +92,31 @@
   {% do dbt_backfill._commit() %}
   {# the model's SQL runs in the session as `dbt run` has it; only what is fingerprinted is pinned #}
   {% do dbt_backfill._unpin_session() %}
+  {# windowed: every build a reads the inputs within its partition's window; every build b is its partition's rows
+     of one build of all named partitions from the whole inputs, the windows' proof (_prove_input_windows) #}
+  {% set whole_build = partition_plans[0].relations.whole %}
   {% for build in ['a', 'b'] %}
+    {% if build == 'b' and windowing.mode == 'windowed' %}
+      {% do dbt_backfill._step('building every named partition from the whole inputs (the input windows\' proof)',
+          "the model's SQL failed while building the named partitions from the whole inputs (see dbt's error below). "
+          ~ "No packet was written and the target is unchanged.") %}
+      {% set named = [] %}
+      {% for plan in partition_plans %}
+        {% do named.append('(' ~ dbt_backfill._partition_predicate(scope.partition_column, plan.value) ~ ')') %}
+      {% endfor %}
+      {% do dbt_backfill.build_stage(whole_build, model_sql, named | join(' or ')) %}
+    {% endif %}
     {% for plan in partition_plans %}
-      {% do dbt_backfill._step('building stage ' ~ build ~ ' of partition ' ~ plan.value,
+      {% set windowed = windowing.mode == 'windowed' %}
+      {% do dbt_backfill._step('building stage ' ~ build ~ ' of partition ' ~ plan.value
+          ~ ('' if not windowed else ' (inputs windowed)' if build == 'a' else ' (from the whole inputs)'),
           "the model's SQL failed while building stage " ~ build ~ " of partition " ~ plan.value ~ " (see dbt's error "
           ~ "below). No packet was written and the target is unchanged.") %}
-      {% do dbt_backfill.build_stage(plan.relations[build], model_sql,
-                                     dbt_backfill._partition_predicate(scope.partition_column, plan.value)) %}
+      {% do dbt_backfill.build_stage(plan.relations[build],
+          model_sql if not windowed else
+          dbt_backfill._windowed_sql(model_sql, windowing.inputs, windowing.partitions[plan.value]) if build == 'a' else
+          'select * from ' ~ whole_build,
+          dbt_backfill._partition_predicate(scope.partition_column, plan.value)) %}
       {% do dbt_backfill._fault_point('during_build') %}
       {% if build == 'a' and loop.first %}
         {% set stage_columns = dbt_backfill._column_names(plan.relations.a) %}
@@ -135,6 +155,11 @@
         'changes': dbt_backfill.change_summary(target_relation, plan.relations.a, scope, plan.value),
     }) %}
   {% endfor %}
+  {% if windowing.mode == 'windowed' %}
+    {% do adapter.drop_relation(whole_build) %}
+    {% do dbt_backfill._commit() %}
+    {% do dbt_backfill._prove_input_windows(planned, partition_plans, windowing, model_sql, scope) %}
+  {% endif %}
   {% set collisions = dbt_backfill.keys_in_two_partitions(target_relation, stages, scope) %}
   {% set watermark_plan = none %}
   {% if watermark_before %}
@@ -185,7 +210,12 @@
   {% set source_names, pinned = [], [] %}
   {% for source in sources %}
     {% do source_names.append(dbt_backfill._relation_name(dbt_backfill._relation(source))) %}
-    {% do pinned.append(dbt_backfill._relation_ref(dbt_backfill._relation(source))) %}  {# what apply reads again #}
+    {# what apply reads again: the same relations, windowed inputs within the same windows #}
+    {% set ref = dbt_backfill._relation_ref(dbt_backfill._relation(source)) %}
+    {% if source.get('windows') %}
+      {% do ref.update({'event_time': source.event_time, 'event_time_type': source.event_time_type, 'windows': source.windows}) %}
+    {% endif %}
+    {% do pinned.append(ref) %}
   {% endfor %}
   {% set plan = {
       'run_id': run_id,
@@ -207,7 +237,7 @@
       'code': code,
       'sources': source_names,
       'source': {'relations': source_names, 'reads': [first_read, second_read], 'after_build': after_read,
-                 'pinned': pinned},
+                 'pinned': pinned, 'windows': dbt_backfill._windows_recorded(windowing)},
       'expires_at': expires_at,
       'partitions': planned,
       'key_collisions': collisions,

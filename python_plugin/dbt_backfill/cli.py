@@ -10,7 +10,7 @@ import sys
 import unicodedata
 from functools import wraps
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import click
 from click.core import ParameterSource
@@ -148,6 +148,7 @@ def _print_plan(packet: Packet, path: Path) -> None:
     click.echo(f"Backfill plan {packet.run_id} for {packet.model} ({packet.target}), by {packet.partition_by}")
     click.echo(f"Source pinned: {len(packet.source['relations'])} relation(s) read twice before and once after the "
                f"builds, unchanged: {', '.join(packet.source['relations']) or 'none'}")
+    click.echo(_input_windows(packet.source.get("windows") or {}))
     if packet.watermark:
         before, after = packet.watermark["before"], packet.watermark["after"]
         where = before.get("column") or before.get("relation") or "query"
@@ -181,6 +182,17 @@ def _print_plan(packet: Packet, path: Path) -> None:
                f"dbt-backfill approve {path} --by <name>")
     click.echo(f"Apply by {packet.expires_at} (meta.backfill.approval_ttl after the plan): later, apply refuses this "
                f"packet and it must be planned again.")
+
+
+def _input_windows(windows: Mapping[str, Any]) -> str:
+    """The plan's one line on what its builds read of the inputs (the packet's source.windows)."""
+    if windows.get("mode") != "windowed":
+        return f"Input windows: none ({windows.get('why') or 'not recorded'})"
+    inputs = ", ".join(f"{i['relation']} by {i['event_time']}" for i in windows["inputs"])
+    whole = f"; read whole: {', '.join(windows['whole'])}" if windows.get("whole") else ""
+    return (f"Input windows ({windows['declared_by']}: {windows['before']} day(s) before, {windows['after']} after): "
+            f"{inputs}{whole}; proved on every partition (its build b, from the whole inputs, equals its windowed "
+            f"build a)")
 
 
 def _mapping(downstream) -> str:

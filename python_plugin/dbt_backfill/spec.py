@@ -9,7 +9,7 @@ from dbt_backfill.errors import BackfillError
 LIST_FIELDS = ("business_key", "order_by", "additive", "exclude_columns")
 WATERMARK_KINDS = ("column", "relation", "query")
 KNOWN_FIELDS = {"partition_by", "protected", "watermark", "stage_schema", "checks", "cost_warning", "depends_on_window",
-                "approval_ttl", *LIST_FIELDS}
+                "approval_ttl", "input_window", *LIST_FIELDS}
 WINDOW_SIDES = ("before", "after")
 
 
@@ -60,6 +60,10 @@ class BackfillSpec:
     # how long an approval holds after the plan (days, or "<N>d"/"<N>h"; default 7 days): checked by the package,
     # which states the deadline in the packet (expires_at) and refuses an apply after it
     approval_ttl: Any = None
+    # how many days before and after a partition's own span the inputs with dbt's `event_time` are read while its
+    # stages are built ({after: 30}: corrections arrive up to 30 days after the event); None: dbt's lookback of a
+    # microbatch model, else the partition alone. Every plan proves it on its first partition (build b is whole).
+    input_window: Mapping[str, int] | None = None
 
     @classmethod
     def resolve(cls, model: str, meta: Mapping[str, Any] | None, overrides: Mapping[str, Any]) -> "BackfillSpec":
@@ -103,12 +107,17 @@ class BackfillSpec:
             raise BackfillError(f"meta.backfill.cost_warning of {model} must be {{rows: N, bytes: N}} with positive "
                                 f"integers, not {cost_warning!r}. Nothing was changed.")
         window = merged.get("depends_on_window") or {}
-        if (not isinstance(window, Mapping) or set(window) - set(WINDOW_SIDES)
-                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in window.values())):
+        if not _is_window(window):
             raise BackfillError(f"meta.backfill.depends_on_window of {model} must be {{before: N, after: N}}: how many "
                                 f"partitions before and after a changed partition of its parents its own rows depend "
                                 f"on (a trailing 28-day metric: {{after: 27}}), each a whole number >= 0, not "
                                 f"{window!r}. Nothing was changed.")
+        input_window = merged.get("input_window")
+        if input_window is not None and not _is_window(input_window):
+            raise BackfillError(f"meta.backfill.input_window of {model} must be {{before: N, after: N}}: how many days "
+                                f"before and after a partition its inputs' event_time may lie for the partition's rows "
+                                f"(corrections that arrive up to 30 days later: {{after: 30}}), each a whole number "
+                                f">= 0, not {input_window!r}. Nothing was changed.")
         return cls(
             partition_by=partition_by,
             business_key=business_key,
@@ -122,4 +131,12 @@ class BackfillSpec:
             cost_warning=dict(cost_warning),
             depends_on_window={side: int(window.get(side, 0)) for side in WINDOW_SIDES} if window else {},
             approval_ttl=merged.get("approval_ttl"),
+            input_window=({side: int(input_window.get(side, 0)) for side in WINDOW_SIDES}
+                          if input_window is not None else None),
         )
+
+
+def _is_window(window: Any) -> bool:
+    """{before: N, after: N}, either side optional, each a whole number >= 0."""
+    return (isinstance(window, Mapping) and not set(window) - set(WINDOW_SIDES)
+            and all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in window.values()))

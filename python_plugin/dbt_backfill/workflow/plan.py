@@ -281,6 +281,7 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
         "checks": [dict(c) for c in spec.checks],
         "cost_warning": dict(spec.cost_warning),
         "approval_ttl": spec.approval_ttl,
+        "input_window": dict(spec.input_window) if spec.input_window is not None else None,
         "allowances": {k: v for k, v in (("empty_partitions", request.allow_empty),
                                          ("watermark_move", request.allow_watermark_move)) if v},
         "code": code,

@@ -1,0 +1,187 @@
+"""Input windows on dbt's event_time contract (issue 18), through real dbt: a windowed plan gives the fingerprints
+of a plan that reads every input whole; the window is proved on every plan and a window declared too narrow is
+refused; the pin reads what the builds read, so a change outside the windows lets an approval stand and a change
+inside them does not."""
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+import pytest
+import yaml
+
+from backends import ADAPTERS, TRANSACTIONAL_ADAPTERS
+from conftest import trips_on
+from dbt_backfill.demo import BACKFILL_DAYS
+from project import BIN as BIN_DIR
+from test_tampering import refused
+
+trips = trips_on(ADAPTERS)
+
+DAYS = ",".join(BACKFILL_DAYS)
+# corrections arrive up to 30 days after the event, and updated_at is when a version arrived
+ARRIVAL_WINDOW = "{trip_events_event_time: updated_at, variant_input_window: {after: 30}}"
+
+
+def plan(project, name, *args):
+    out = project.dir / "backfills" / f"{name}.yml"
+    result = project.backfill("plan", "fct_trips_variant", "--partitions", DAYS, "--out", str(out), *args)
+    return result, out
+
+
+def fingerprints(path):
+    packet = yaml.safe_load(path.read_text())
+    return [(p["value"], p["fingerprint"]["sha256"], p["builds"]["b"]["sha256"]) for p in packet["partitions"]]
+
+
+def test_a_windowed_plan_gives_the_fingerprints_of_a_plan_that_reads_every_input_whole(trips):
+    trips.publish_stale_target()
+    whole, whole_path = plan(trips, "whole")
+    windowed, windowed_path = plan(trips, "windowed", "--vars", ARRIVAL_WINDOW)
+    assert whole.returncode == 0, whole.output
+    assert windowed.returncode == 0, windowed.output
+
+    assert fingerprints(windowed_path) == fingerprints(whole_path)
+    assert "Input windows: none (no input declares dbt's event_time: every input is read whole)" in whole.stdout
+    windows = yaml.safe_load(windowed_path.read_text())["source"]["windows"]
+    assert windows["mode"] == "windowed"
+    assert (windows["before"], windows["after"], windows["declared_by"]) == (0, 30, "meta.backfill.input_window")
+    assert windows["partitions"] == {"2026-03-01": {"start": "2026-03-01", "end": "2026-04-01"},
+                                     "2026-03-02": {"start": "2026-03-02", "end": "2026-04-02"},
+                                     "2026-03-03": {"start": "2026-03-03", "end": "2026-04-03"}}
+    [source] = windows["inputs"]
+    assert source["relation"].endswith("raw.trip_events") and source["event_time"] == "updated_at"
+    assert source["windows"] == [["2026-03-01", "2026-04-03"]]  # the three windows, merged: what the pin reads
+    assert re.search(r"Input windows \(meta\.backfill\.input_window: 0 day\(s\) before, 30 after\): \S*raw\.trip_events "
+                     r"by updated_at; proved on every partition \(its build b, from the whole inputs, equals its windowed build a\)",
+                     windowed.stdout)
+    document = windowed_path.with_suffix(".md").read_text()
+    assert "| 2026-03-02 | 2026-03-02 | 2026-04-02 |" in document
+    assert "Proved on every partition: its build b, from the whole inputs, equals its windowed build a." in document
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_a_window_declared_too_narrow_is_refused_by_its_proof_and_nothing_is_left(trips):
+    trips.publish_stale_target()
+    before = {t: trips.rows(t) for t in ("analytics.fct_trips_variant", "raw.trip_events")}
+
+    # trip 1003 of 2026-03-01 was corrected on 2026-03-10: a window of a day after the partition misses it
+    narrow, path = plan(trips, "narrow", "--vars",
+                        "{trip_events_event_time: updated_at, variant_input_window: {after: 1}}")
+
+    refused(narrow, "the input window does not hold for partition(s) 2026-03-01, 2026-03-02 (")
+    assert re.search(r"raw\.trip_events by updated_at; meta\.backfill\.input_window: 0 day\(s\) before, 1 after\): "
+                     r"2026-03-01: read within \[2026-03-01, 2026-03-03\) it gives 5 rows, from the whole inputs 5; by "
+                     r"business key the windowed build has 0 row\(s\) the whole build lacks, lacks 0 and differs in 1 "
+                     r"\(1003\); 2026-03-02: read within \[2026-03-02, 2026-03-04\) it gives 4 rows, from the whole "
+                     r"inputs 4; by business key the windowed build has 0 row\(s\) the whole build lacks, lacks 0 and "
+                     r"differs in 1 \(1007\)\. Their rows need inputs outside the window: widen "
+                     r"meta\.backfill\.input_window \(\{before: N, after: N\} days\), or set the inputs' event_time to the "
+                     r"business date the partition is derived from\. A windowed build is never published unproven\. No "
+                     r"packet was written and the target is unchanged\.", narrow.stderr), narrow.stderr
+    assert "Its stages were dropped" in narrow.stderr
+    assert not path.exists() and not path.with_suffix(".md").exists()
+    assert {t: trips.rows(t) for t in before} == before
+    assert trips.tables_in("analytics_backfill") == ["dbt_backfill_audit"]  # the trail; no stage is left
+    [(outcome,)] = trips.query("select outcome from analytics_backfill.dbt_backfill_audit where event = 'plan_failed'")
+    assert outcome == "input_window_too_narrow"
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_the_pin_covers_the_windows_a_change_outside_them_lets_the_approval_stand_one_inside_does_not(trips):
+    trips.publish_stale_target()
+    planned, path = plan(trips, "windowed", "--vars", ARRIVAL_WINDOW)
+    assert planned.returncode == 0, planned.output
+    assert trips.approve(path).returncode == 0
+    variant = trips.rows("analytics.fct_trips_variant")
+
+    # a correction of 2026-03-02 that arrived inside its window: the approved rows are no longer what a build gives
+    trips.query("insert into raw.trip_events values (950, 1006, '2026-03-02', 31.00, 'corrected', "
+                "'2026-03-25 08:00:00+00')")
+    drifted = trips.backfill("apply", str(path), "--vars", ARRIVAL_WINDOW)
+    refused(drifted, "the source changed since the plan (")
+    assert re.search(r"raw\.trip_events: 17 rows, state \S+ at the plan, 18 rows, state \S+ now\)", drifted.stderr), \
+        drifted.stderr  # the rows within the windows, not the whole source's 19 and 20
+    assert trips.rows("analytics.fct_trips_variant") == variant
+
+    # gone again, and the live pipeline appends a day far outside every window: the approval stands
+    trips.query("delete from raw.trip_events where event_id = 950")
+    trips.query("insert into raw.trip_events values (951, 2001, '2026-06-01', 12.00, 'completed', "
+                "'2026-06-01 09:00:00+00')")
+    applied = trips.backfill("apply", str(path), "--vars", ARRIVAL_WINDOW)
+    assert applied.returncode == 0, applied.output
+    # the seed scenario's truth: 13 trips, 349.00
+    assert trips.query("select count(*), sum(fare) from analytics.fct_trips_variant where trip_date in "
+                       "('2026-03-01', '2026-03-02', '2026-03-03')")[0] == (13, Decimal("349.00"))
+    assert trips.backfill("verify", str(path), "--vars", ARRIVAL_WINDOW).returncode == 0
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_a_microbatch_models_lookback_is_its_window_and_gives_the_fingerprints_of_a_whole_plan(trips):
+    trips.publish_stale_target()
+    by_batch = "{with_microbatch: true, trip_events_event_time: trip_date}"
+    run = trips.dbt("run", "-s", "daily_trip_events", "--vars", by_batch, "--event-time-start", "2026-02-27",
+                    "--event-time-end", "2026-03-05")
+    assert run.returncode == 0, run.output
+    trips.query("update analytics.daily_trip_events set fares = fares + 1 where trip_date = '2026-03-02'")  # stale
+
+    def plan_daily(name, dbt_vars):
+        out = trips.dir / "backfills" / f"{name}.yml"
+        result = trips.backfill("plan", "daily_trip_events", "--partitions", "2026-03-02,2026-03-03", "--out",
+                                str(out), "--vars", dbt_vars)
+        assert result.returncode == 0, result.output
+        return out
+
+    whole = plan_daily("whole", "{with_microbatch: true}")
+    windowed = plan_daily("windowed", by_batch)
+
+    assert fingerprints(windowed) == fingerprints(whole)
+    windows = yaml.safe_load(windowed.read_text())["source"]["windows"]
+    assert (windows["mode"], windows["before"], windows["after"]) == ("windowed", 2, 0)
+    assert windows["declared_by"] == "dbt's lookback (2 × day)"
+    assert windows["partitions"]["2026-03-02"] == {"start": "2026-02-28", "end": "2026-03-03"}
+    assert windows["inputs"][0]["windows"] == [["2026-02-28", "2026-03-04"]]
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_a_session_in_another_time_zone_windows_by_utc_instants_and_loses_no_row(trips):
+    """Atlantic/Azores is UTC-1 in March: a window cut at local midnight would leave out trip 1006, updated at
+    2026-03-02 00:00:00+00, from its own day."""
+    trips.publish_stale_target()
+    azores = trips.env_in_timezone("Atlantic/Azores")
+    whole_path, windowed_path = (trips.dir / "backfills" / f"{n}.yml" for n in ("whole", "windowed"))
+    for path, extra in ((whole_path, []), (windowed_path, ["--vars", ARRIVAL_WINDOW])):
+        planned = trips._run([str(BIN_DIR / "dbt-backfill"), "plan", "fct_trips_variant", "--partitions", DAYS, "--out",
+                              str(path), *extra, "--project-dir", str(trips.dir), "--profiles-dir", str(trips.dir)],
+                             env=azores)
+        assert planned.returncode == 0, planned.output
+    assert fingerprints(windowed_path) == fingerprints(whole_path)
+    [source] = yaml.safe_load(windowed_path.read_text())["source"]["pinned"]
+    assert source["event_time_type"] == "timestamptz"
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_an_input_named_other_than_as_dbt_renders_it_is_read_whole_by_the_builds_and_the_pin(trips):
+    trips.publish_stale_target()
+    # a window that is far too narrow, which would be refused if it were applied
+    planned, path = plan(trips, "other_name", "--vars", "{trip_events_event_time: updated_at, variant_input_window: "
+                         "{after: 0}, events_without_database: true}")
+    assert planned.returncode == 0, planned.output
+    assert re.search(r"Input windows: none \(every input is read whole: \S+raw\.trip_events \(the model's SQL names it "
+                     r"other than as dbt renders it \(\S+\)\)\)", planned.stdout), planned.stdout
+    [source] = yaml.safe_load(path.read_text())["source"]["pinned"]
+    assert "windows" not in source  # the pin reads it whole, as the builds do
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_the_pure_dbt_plan_refuses_a_malformed_input_window(trips):
+    trips.publish_stale_target()
+    before = trips.rows("analytics.fct_trips_variant")
+    result = trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
+                       "{model: fct_trips_variant, partitions: ['2026-03-01']}", "--vars",
+                       "{trip_events_event_time: updated_at, variant_input_window: {afetr: 30}}")
+    assert result.returncode != 0
+    assert ("meta.backfill.input_window must be {before: N, after: N}: how many days before and after a partition its "
+            "inputs' event_time may lie for the partition's rows, each a whole number >= 0, not "
+            '{"afetr": 30}. Nothing was changed.') in result.output, result.output
+    assert trips.rows("analytics.fct_trips_variant") == before
