@@ -144,8 +144,8 @@
   {# words that may follow a relation and are not an alias of it #}
   {% set not_alias = 'where|join|inner|left|right|full|cross|natural|on|using|group|order|limit|offset|union|intersect'
       ~ '|except|minus|having|window|qualify|lateral|for|fetch|tablesample|select|from|and|or|when|then|else|end'
-      ~ '|pivot|unpivot|using|returning|into|values|anti|semi|positional|asof|distribute|sort|cluster|as|at|with'
-      ~ '|outer|full|start|connect|model|match_recognize|changes|before' %}
+      ~ '|pivot|unpivot|returning|into|values|anti|semi|positional|asof|distribute|sort|cluster|as|at|with'
+      ~ '|outer|start|connect|model|match_recognize|changes|before' %}
   {# a mapping, not a set: a set inside a for loop is gone when the loop ends #}
   {% set sql = {'text': model_sql} %}
   {% for input in inputs %}

@@ -94,9 +94,10 @@
   {% do dbt_backfill._unpin_session() %}
   {# windowed: every build a reads the inputs within its partition's window; every build b is its partition's rows
      of one build of all named partitions from the whole inputs, the windows' proof (_prove_input_windows) #}
+  {% set windowed = windowing.mode == 'windowed' %}
   {% set whole_build = partition_plans[0].relations.whole %}
   {% for build in ['a', 'b'] %}
-    {% if build == 'b' and windowing.mode == 'windowed' %}
+    {% if build == 'b' and windowed %}
       {% do dbt_backfill._step('building every named partition from the whole inputs (the input windows\' proof)',
           "the model's SQL failed while building the named partitions from the whole inputs (see dbt's error below). "
           ~ "No packet was written and the target is unchanged.") %}
@@ -107,7 +108,6 @@
       {% do dbt_backfill.build_stage(whole_build, model_sql, named | join(' or ')) %}
     {% endif %}
     {% for plan in partition_plans %}
-      {% set windowed = windowing.mode == 'windowed' %}
       {% do dbt_backfill._step('building stage ' ~ build ~ ' of partition ' ~ plan.value
           ~ ('' if not windowed else ' (inputs windowed)' if build == 'a' else ' (from the whole inputs)'),
           "the model's SQL failed while building stage " ~ build ~ " of partition " ~ plan.value ~ " (see dbt's error "
@@ -155,7 +155,7 @@
         'changes': dbt_backfill.change_summary(target_relation, plan.relations.a, scope, plan.value),
     }) %}
   {% endfor %}
-  {% if windowing.mode == 'windowed' %}
+  {% if windowed %}
     {% do adapter.drop_relation(whole_build) %}
     {% do dbt_backfill._commit() %}
     {% do dbt_backfill._prove_input_windows(planned, partition_plans, windowing, model_sql, scope) %}

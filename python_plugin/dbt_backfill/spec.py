@@ -62,7 +62,7 @@ class BackfillSpec:
     approval_ttl: Any = None
     # how many days before and after a partition's own span the inputs with dbt's `event_time` are read while its
     # stages are built ({after: 30}: corrections arrive up to 30 days after the event); None: dbt's lookback of a
-    # microbatch model, else the partition alone. Every plan proves it on its first partition (build b is whole).
+    # microbatch model, else the partition alone. Every plan proves it on every partition (build b is from the whole inputs).
     input_window: Mapping[str, int] | None = None
 
     @classmethod
