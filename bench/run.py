@@ -159,10 +159,18 @@ class Bench:
         """plan, approve and apply `days` of `model`: the seconds of each step and of the three."""
         packet = self.dir / "backfills" / f"{uuid.uuid4().hex[:8]}.yml"
         seconds = {}
+        log = self.dir / "logs" / "dbt.log"
+        log_start = log.stat().st_size if log.exists() else 0
         started = time.perf_counter()
         self.command("dbt-backfill", "plan", model, "--partitions", ",".join(days), "--vars", variables,
                      "--out", str(packet))
         seconds["plan_s"] = time.perf_counter() - started
+        with log.open(encoding="utf-8") as text:
+            text.seek(log_start)
+            plan_log = text.read()
+        # the windows' proof: the one build of the named partitions from the whole inputs (its statements, as the
+        # database timed them: the create, the reads of it and its drop)
+        seconds["plan_proof_whole_build_s"] = query_seconds(plan_log, "__p0_whole", required=False)
         started = time.perf_counter()
         subprocess.run([str(BIN / "dbt-backfill"), "approve", str(packet), "--by", "bench"], check=True,
                        capture_output=True, env=self.env)
@@ -178,7 +186,7 @@ class Bench:
         self.server.drop_database(self.database)
 
 
-def query_seconds(dbt_json_log: str, marker: str) -> float:
+def query_seconds(dbt_json_log: str, marker: str, required: bool = True) -> float:
     """The database time dbt logged (SQLQueryStatus) for the statements whose SQL contains `marker`."""
     seconds, last_sql = 0.0, ""
     for line in dbt_json_log.splitlines():
@@ -191,7 +199,7 @@ def query_seconds(dbt_json_log: str, marker: str) -> float:
             last_sql = event.get("data", {}).get("sql", "")
         elif name == "SQLQueryStatus" and marker in last_sql:
             seconds += float(event["data"]["elapsed"])
-    if not seconds:
+    if not seconds and required:
         raise RuntimeError(f"dbt logged no statement containing {marker!r}")
     return seconds
 
@@ -369,8 +377,12 @@ def p7_against_full_rebuild(bench: Bench, rows: int) -> Result:
     figures: dict[str, Any] = {"rows_per_day": rows, "days": 100, "full_refresh_s": full_refresh_s,
                                **bench.cycle("events_latest", [day(50)], variables)}
     ratio = figures["total_s"] / full_refresh_s
+    # what the windows' proof costs: the one build from the whole inputs evaluates the model over all of them
+    without_proof = (figures["total_s"] - figures["plan_proof_whole_build_s"]) / full_refresh_s
     return Result("P7 plan + approve + apply of one day vs dbt run --full-refresh of the whole model", figures,
-                  {"ours / full refresh": ratio}, "<= 0.5x", ratio <= 0.5)
+                  {"ours / full refresh": ratio, "ours less the proof's whole build / full refresh": without_proof,
+                   "the proof's whole build / full refresh": figures["plan_proof_whole_build_s"] / full_refresh_s},
+                  "<= 0.5x", ratio <= 0.5)
 
 
 MEASURES = {"P1": lambda b, s, w: p1_fingerprint(b, s["p1_rows"]),

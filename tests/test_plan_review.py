@@ -589,3 +589,26 @@ def test_a_result_sentinel_written_into_the_models_sql_is_not_taken_for_the_plan
         assert all(p["fingerprint"]["sha256"] for p in packet["partitions"])
     finally:
         project.close()
+
+
+@pytest.mark.duckdb
+def test_the_first_command_starts_from_the_parse_the_users_own_dbt_run_left_and_leaves_it_as_it_was(projects,
+                                                                                                       tmp_path):
+    import hashlib
+    project = projects.new("duckdb", tmp_path).publish_stale_target()
+    try:
+        theirs = project.dir / "target" / "partial_parse.msgpack"
+        ours = project.dir / "target" / "dbt_backfill" / "partial_parse.msgpack"
+        ours.unlink()  # a first command in this checkout: dbt-backfill has no parse of its own yet
+        assert project.dbt("run", "-s", "daily_fares").returncode == 0  # the user's own run, just before
+        before = (hashlib.sha256(theirs.read_bytes()).hexdigest(), theirs.stat().st_mtime_ns)
+        log = project.dir / "logs" / "dbt.log"
+        start_at = log.stat().st_size
+        result = project.plan("fct_trips", ["2026-03-01"], "--out", str(tmp_path / "one.yml"))
+        assert result.returncode == 0, result.output
+        said = log.read_text()[start_at:]
+        assert "Unable to do partial parsing" not in said and "Partial parsing enabled" in said, said[:3000]
+        # dbt read it and, finding nothing changed, wrote no parse anywhere: theirs is as their run left it
+        assert (hashlib.sha256(theirs.read_bytes()).hexdigest(), theirs.stat().st_mtime_ns) == before
+    finally:
+        project.close()

@@ -1,39 +1,76 @@
 {#
   Business keys that would end up in two partitions after the backfill: a key of one partition's stage that the
   target also holds in a partition outside the named set (a trip that moved days, backfilled on one side only),
-  or a key in two stages. Returns up to `sample_size` {key, partition, also_in}. Plain SQL over canonical_text.
+  or a key in two stages. Returns up to `sample_size` {key, partition, also_in}, the key as its columns' text
+  joined by '|'. The key columns are compared as they are, as apply's _keys_also_outside compares them, so an
+  index on the business key serves and no expression is computed over the target's history (the canonical text
+  of every key outside the scope was 5.2 s of a 100-day plan's 22 s of SQL: docs/DECISIONS.md). Where a stage's
+  key columns are typed otherwise than the target's, they are compared by canonical text instead. A NULL key
+  matches nothing here; the review refuses a stage whose business key is null.
 #}
 {% macro keys_in_two_partitions(target_relation, stages, scope, sample_size=5) %}
   {% set string_type = dbt.type_string() %}
   {% set values = [] %}
   {% for stage in stages %}{% do values.append(stage.value) %}{% endfor %}
+  {% set key_names = scope.key_columns | map(attribute='name') | list %}
+  {% set target_types = dbt_backfill._columns(target_relation, key_names, 'business_key') | map(attribute='data_type') | map('lower') | list %}
+  {% set typed_otherwise = [] %}
+  {% for stage in stages %}
+    {% if (dbt_backfill._columns(stage.relation, key_names, 'business_key') | map(attribute='data_type') | map('lower') | list) != target_types %}
+      {% do typed_otherwise.append(stage.value) %}
+    {% endif %}
+  {% endfor %}
+  {% set keys = [] %}
+  {% set key_texts = [] %}
+  {% for name in key_names %}
+    {% do keys.append(adapter.quote(name)) %}
+    {% do key_texts.append('cast(s.' ~ adapter.quote(name) ~ ' as ' ~ string_type ~ ')') %}
+  {% endfor %}
+  {% if not typed_otherwise %}
+    {% set key_columns = keys | join(', ') %}
+    {% set shown_key = key_texts | join(" || '|' || ") %}
+    {% set same_key = [] %}
+    {% for key in keys %}{% do same_key.append('{0}.' ~ key ~ ' = {1}.' ~ key) %}{% endfor %}
+    {% set same_key = same_key | join(' and ') %}
+  {% else %}
+    {% set key_columns = none %}
+  {% endif %}
   {% set query %}
     with stage_keys as (
       {% for stage in stages %}
-      select {{ dbt_backfill._key_expression(stage.relation, scope) }} as bf_key,
+      select {{ key_columns if key_columns else dbt_backfill._key_expression(stage.relation, scope) ~ ' as bf_key' }},
              cast({{ dbt_backfill._sql_literal(stage.value) }} as {{ string_type }}) as bf_partition
       from {{ stage.relation }}
       {% if not loop.last %}union all{% endif %}
       {% endfor %}
     ),
-    outside as (
-      select {{ dbt_backfill._key_expression(target_relation, scope) }} as bf_key,
-             cast({{ adapter.quote(scope.partition_column.name) }} as {{ string_type }}) as bf_partition
-      from {{ target_relation }}
-      where {{ dbt_backfill._outside_partitions(scope, values) }}
-    ),
     collisions as (
-      select s.bf_key, s.bf_partition, o.bf_partition as bf_also_in
-      from stage_keys s join outside o on s.bf_key = o.bf_key
+      {% if key_columns %}
+      select {{ shown_key }} as bf_key, s.bf_partition,
+             cast(o.{{ adapter.quote(scope.partition_column.name) }} as {{ string_type }}) as bf_also_in
+      from stage_keys s join {{ target_relation }} o on {{ same_key.format('s', 'o') }}
+      where {{ dbt_backfill._outside_partitions(scope, values, 'o') }}
       union all
-      select a.bf_key, a.bf_partition, b.bf_partition
-      from stage_keys a join stage_keys b on a.bf_key = b.bf_key and a.bf_partition < b.bf_partition
+      select {{ shown_key }}, s.bf_partition, b.bf_partition
+      from stage_keys s join stage_keys b on {{ same_key.format('s', 'b') }} and s.bf_partition < b.bf_partition
+      {% else %}
+      select s.bf_key, s.bf_partition, cast(o.{{ adapter.quote(scope.partition_column.name) }} as {{ string_type }}) as bf_also_in
+      from stage_keys s join (
+        select {{ dbt_backfill._key_expression(target_relation, scope) }} as bf_key, {{ adapter.quote(scope.partition_column.name) }}
+        from {{ target_relation }}
+      ) o on s.bf_key = o.bf_key
+      where {{ dbt_backfill._outside_partitions(scope, values, 'o') }}
+      union all
+      select s.bf_key, s.bf_partition, b.bf_partition
+      from stage_keys s join stage_keys b on s.bf_key = b.bf_key and s.bf_partition < b.bf_partition
+      {% endif %}
     )
     select bf_key, bf_partition, bf_also_in from collisions order by bf_key, bf_partition limit {{ sample_size | int }}
   {% endset %}
   {% set found = [] %}
   {% for row in dbt_backfill._execute(query).rows %}
-    {% do found.append({'key': row['bf_key'], 'partition': row['bf_partition'], 'also_in': row['bf_also_in']}) %}
+    {% do found.append({'key': row['bf_key'], 'partition': row['bf_partition'],
+        'also_in': row['bf_also_in'] if row['bf_also_in'] is not none else 'a NULL partition'}) %}
   {% endfor %}
   {{ return(found) }}
 {% endmacro %}

@@ -214,11 +214,28 @@ class DbtRunner:
         """Parse the project once per command (dbt's partial-parse state in our target path keeps it cheap);
         returns the failed invocation if the project does not parse."""
         if self._manifest is None:
-            manifest, invocation = self._call(["parse"])
+            manifest, invocation = self._call(["parse", *self._partial_parse_source()])
             if invocation.returncode != 0:
                 return invocation
             self._manifest = manifest
         return None
+
+    def _partial_parse_source(self) -> list[str]:
+        """Where dbt reads its saved parse from: the newer of ours and the one the user's own dbt runs leave in
+        their target/ (dbt's own `--partial-parse-file-path`). dbt only reads that file and writes ours, so
+        their target/ stays untouched; it checks the file as it checks its own (dbt version, vars, profile,
+        target, every project's dbt_project.yml, each file's checksum) and parses in full where anything differs.
+        The first command after the user's `dbt run` with the same vars then parses in ~1.5 s, not ~5 s."""
+        if os.environ.get("DBT_PARTIAL_PARSE_FILE_PATH"):
+            return []  # the user's own choice, which dbt reads from the environment
+        ours = self.target_path / "partial_parse.msgpack"
+        theirs = Path(self.options.project_dir).resolve() / os.environ.get("DBT_TARGET_PATH", "target") / "partial_parse.msgpack"
+        try:
+            if theirs.stat().st_mtime > (ours.stat().st_mtime if ours.exists() else 0):
+                return ["--partial-parse-file-path", str(theirs)]
+        except OSError:
+            pass
+        return []
 
     def invoke(self, command: Sequence[str]) -> Invocation:
         return self._invoke(command)[1]
