@@ -20,50 +20,42 @@
       {% do typed_otherwise.append(stage.value) %}
     {% endif %}
   {% endfor %}
-  {% set keys = [] %}
-  {% set key_texts = [] %}
+  {# what each side exposes and the join compares: the key columns themselves, or one canonical text #}
+  {% set compared = [] %}
+  {% set shown = [] %}
   {% for name in key_names %}
-    {% do keys.append(adapter.quote(name)) %}
-    {% do key_texts.append('cast(s.' ~ adapter.quote(name) ~ ' as ' ~ string_type ~ ')') %}
+    {% do compared.append(adapter.quote(name)) %}
+    {% do shown.append('cast(s.' ~ adapter.quote(name) ~ ' as ' ~ string_type ~ ')') %}
   {% endfor %}
-  {% if not typed_otherwise %}
-    {% set key_columns = keys | join(', ') %}
-    {% set shown_key = key_texts | join(" || '|' || ") %}
-    {% set same_key = [] %}
-    {% for key in keys %}{% do same_key.append('{0}.' ~ key ~ ' = {1}.' ~ key) %}{% endfor %}
-    {% set same_key = same_key | join(' and ') %}
-  {% else %}
-    {% set key_columns = none %}
+  {% if typed_otherwise %}
+    {% set compared = ['bf_key'] %}
+    {% set shown = ['s.bf_key'] %}
   {% endif %}
+  {% set same_key = [] %}
+  {% for column in compared %}{% do same_key.append('{0}.' ~ column ~ ' = {1}.' ~ column) %}{% endfor %}
+  {% set same_key = same_key | join(' and ') %}
+  {% set partition_column = adapter.quote(scope.partition_column.name) %}
   {% set query %}
     with stage_keys as (
       {% for stage in stages %}
-      select {{ key_columns if key_columns else dbt_backfill._key_expression(stage.relation, scope) ~ ' as bf_key' }},
+      select {{ dbt_backfill._key_expression(stage.relation, scope) ~ ' as bf_key' if typed_otherwise else compared | join(', ') }},
              cast({{ dbt_backfill._sql_literal(stage.value) }} as {{ string_type }}) as bf_partition
       from {{ stage.relation }}
       {% if not loop.last %}union all{% endif %}
       {% endfor %}
     ),
     collisions as (
-      {% if key_columns %}
-      select {{ shown_key }} as bf_key, s.bf_partition,
-             cast(o.{{ adapter.quote(scope.partition_column.name) }} as {{ string_type }}) as bf_also_in
-      from stage_keys s join {{ target_relation }} o on {{ same_key.format('s', 'o') }}
-      where {{ dbt_backfill._outside_partitions(scope, values, 'o') }}
-      union all
-      select {{ shown_key }}, s.bf_partition, b.bf_partition
-      from stage_keys s join stage_keys b on {{ same_key.format('s', 'b') }} and s.bf_partition < b.bf_partition
-      {% else %}
-      select s.bf_key, s.bf_partition, cast(o.{{ adapter.quote(scope.partition_column.name) }} as {{ string_type }}) as bf_also_in
+      select {{ shown | join(" || '|' || ") }} as bf_key, s.bf_partition,
+             cast(o.{{ partition_column }} as {{ string_type }}) as bf_also_in
       from stage_keys s join (
-        select {{ dbt_backfill._key_expression(target_relation, scope) }} as bf_key, {{ adapter.quote(scope.partition_column.name) }}
+        select {{ dbt_backfill._key_expression(target_relation, scope) ~ ' as bf_key' if typed_otherwise else compared | join(', ') }},
+               {{ partition_column }}
         from {{ target_relation }}
-      ) o on s.bf_key = o.bf_key
+      ) o on {{ same_key.format('s', 'o') }}
       where {{ dbt_backfill._outside_partitions(scope, values, 'o') }}
       union all
-      select s.bf_key, s.bf_partition, b.bf_partition
-      from stage_keys s join stage_keys b on s.bf_key = b.bf_key and s.bf_partition < b.bf_partition
-      {% endif %}
+      select {{ shown | join(" || '|' || ") }}, s.bf_partition, b.bf_partition
+      from stage_keys s join stage_keys b on {{ same_key.format('s', 'b') }} and s.bf_partition < b.bf_partition
     )
     select bf_key, bf_partition, bf_also_in from collisions order by bf_key, bf_partition limit {{ sample_size | int }}
   {% endset %}
