@@ -47,11 +47,16 @@
     collisions as (
       select {{ shown | join(" || '|' || ") }} as bf_key, s.bf_partition,
              cast(o.{{ partition_column }} as {{ string_type }}) as bf_also_in
-      from stage_keys s join (
-        select {{ dbt_backfill._key_expression(target_relation, scope) ~ ' as bf_key' if typed_otherwise else compared | join(', ') }},
-               {{ partition_column }}
-        from {{ target_relation }}
-      ) o on {{ same_key.format('s', 'o') }}
+      from stage_keys s join
+      {#- the target itself where the key columns are compared as they are (its index serves; a subquery would
+          name a key that is also the partition column twice), else its canonical key beside the partition column -#}
+      {% if typed_otherwise %}
+        (select {{ dbt_backfill._key_expression(target_relation, scope) }} as bf_key, {{ partition_column }}
+         from {{ target_relation }}) o
+      {% else %}
+        {{ target_relation }} o
+      {% endif %}
+      on {{ same_key.format('s', 'o') }}
       where {{ dbt_backfill._outside_partitions(scope, values, 'o') }}
       union all
       select {{ shown | join(" || '|' || ") }}, s.bf_partition, b.bf_partition
