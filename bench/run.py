@@ -293,8 +293,9 @@ def p3_against_microbatch(bench: Bench, rows: int) -> Result:
 def p4_seed_scenario(bench: Bench, workdir: Path) -> Result:
     from project import ProjectFactory
     from dbt_backfill.demo import BACKFILL_DAYS
+    # every command a new process, as a user's: the suite's warm interpreter would take dbt's import off both sides
     projects = ProjectFactory(workdir / "p4_projects", f"bench_{os.getpid()}", lambda adapter: {
-        "postgres_server": bench.server})
+        "postgres_server": bench.server}, warm=False)
     trips = projects.new("postgres", workdir / "p4").publish_stale_target()  # the first of its slot: played for real
     try:
         def dbt_run() -> None:
@@ -314,7 +315,7 @@ def p4_seed_scenario(bench: Bench, workdir: Path) -> Result:
         projects.drop_saved_states("postgres")
     ratio = ours_s / run_s
     return Result("P4 plan + approve + apply of the seed scenario vs one dbt run", {
-        "ours_s": ours_s, "dbt_run_s": run_s}, {"ours / dbt run": ratio}, "<= 4x", ratio <= 4)
+        "ours_s": ours_s, "dbt_run_s": run_s}, {"ours / dbt run": ratio}, "<= 3x", ratio <= 3)
 
 
 def p5_memory(bench: Bench, sizes: tuple[int, int]) -> Result:

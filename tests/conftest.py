@@ -64,6 +64,8 @@ def projects(request, tmp_path_factory):
     # a name of its own per run and xdist worker: databases on a shared server (DBT_BACKFILL_TEST_PG_HOST) never meet
     process = f"{os.getpid()}_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
     factory = ProjectFactory(tmp_path_factory.mktemp("projects"), process, servers)
+    if factory.warm:
+        request.addfinalizer(factory.warm.close)
     return factory
 
 

@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 
 from backends import make_backend
+from warm_interpreter import WarmInterpreter
 from dbt_backfill.demo import BACKFILL_DAYS as SEED_DAYS
 
 REPO = Path(__file__).resolve().parent.parent
@@ -82,7 +83,7 @@ class ProjectFactory:
     run`, load the corrections) and kept: a template database on PostgreSQL, a file copy on DuckDB, each table's
     DDL and rows on Spark; later projects start from a copy of it and of the target/ that `dbt run` left."""
 
-    def __init__(self, root: Path, process: str, servers) -> None:
+    def __init__(self, root: Path, process: str, servers, warm: bool = True) -> None:
         self.root = root
         self.process = process
         self.servers = servers  # adapter -> the server fixture's value (started on first use)
@@ -90,6 +91,10 @@ class ProjectFactory:
         self._slots_in_use: dict[str, set[int]] = {}
         self._parsed: dict[tuple[str, int], Path] = {}  # (adapter, slot) -> a target/ with the parse state
         self._saved: dict[tuple[str, int, str], tuple[Any, Path, Any]] = {}  # -> (database state, files, backend)
+        # dbt and dbt-backfill forked from an interpreter that imported dbt once (tests/warm_interpreter.py); the
+        # benchmarks (warm=False) and DBT_BACKFILL_TEST_COLD=1 start every command as a new process instead
+        cold = not warm or os.environ.get("DBT_BACKFILL_TEST_COLD") == "1"
+        self.warm = None if cold else WarmInterpreter(root)
 
     def new(self, adapter: str, workdir: Path) -> "TripsProject":
         in_use = self._slots_in_use.setdefault(adapter, set())
@@ -195,6 +200,8 @@ class TripsProject:
     # -- commands ------------------------------------------------------------------------------------------
     def _run(self, args: list[str], env: dict[str, str] | None = None) -> Command:
         self.state = None
+        if self.factory.warm and Path(args[0]).parent == BIN:
+            return Command(*self.factory.warm.run(args[0], args[1:], self.dir, env or self.env))
         completed = subprocess.run(args, capture_output=True, text=True, cwd=self.dir, env=env or self.env,
                                    stdin=subprocess.DEVNULL)
         return Command(completed.returncode, completed.stdout, completed.stderr)

@@ -173,22 +173,6 @@ def test_volatile_source_is_refused_before_any_stage_is_built_and_no_packet_is_w
     assert trips.rows("analytics.fct_trips_volatile") == before
 
 
-def test_full_refresh_of_a_protected_model_fails_and_leaves_the_table_as_it_was(trips):
-    before = trips.rows()
-    _, packet_before = plan_seed(trips)
-
-    result = trips.dbt("run", "--full-refresh", "-s", "fct_trips")
-
-    assert result.returncode != 0
-    assert "fct_trips is protected" in result.output and "dbt-backfill plan fct_trips" in result.output
-    assert trips.rows() == before
-    _, packet_after = plan_seed(trips)
-    assert [p["target_before"] for p in packet_after["partitions"]] == [
-        p["target_before"] for p in packet_before["partitions"]]
-    # an unprotected model is not affected by the guard
-    assert trips.dbt("run", "--full-refresh", "-s", "trip_events_volatile").returncode == 0
-
-
 # refused in Python before any SQL, the same on every engine: not run again on Spark (a Spark state costs ~35 s)
 @pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
 def test_packet_edited_after_approval_is_refused_and_target_unchanged(trips):
