@@ -15,6 +15,7 @@ exits when the process that started it closes its stdin.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -43,6 +44,7 @@ def _child(request: dict, listener: socket.socket, connection: socket.socket) ->
         os.dup2(source, target)
         os.close(source)
     sys.argv = [request["script"], *request["args"]]
+    sys.path[0] = os.path.dirname(request["script"])  # as `python <script>` sets it: never this file's directory
     import runpy
     runpy.run_path(request["script"], run_name="__main__")  # its sys.exit ends the interpreter normally
 
@@ -77,7 +79,7 @@ def serve(path: str) -> None:
                 break
             connection = running.pop(pid)
             code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
-            with connection:
+            with connection, contextlib.suppress(OSError):  # a test process gone meanwhile: nobody to tell
                 connection.sendall((json.dumps({"returncode": code}) + "\n").encode())
     listener.close()
 
