@@ -149,10 +149,12 @@ class Bench:
         self.command("dbt-backfill", "apply", str(packet), "--vars", variables)
         return time.perf_counter() - started
 
-    def correct_versions(self, table: str, on_day: str) -> None:
-        """A late correction: a newer version of every 100th event of `on_day` (same event_ts, later updated_at)."""
+    def correct_versions(self, table: str, on_day: str, every: int = 100) -> None:
+        """A late correction: a newer version of every `every`th event of `on_day` (same event_ts, later
+        updated_at)."""
         self.sql(f"insert into bench_raw.{table} select event_id, day, event_ts, customer, amount + 1, 'corrected', "
-                 f"updated_at + interval '365 days' from bench_raw.{table} where day = '{on_day}' and event_id % 100 = 0")
+                 f"updated_at + interval '365 days' from bench_raw.{table} "
+                 f"where day = '{on_day}' and event_id % {every} = 0")
         self.sql(f"analyze bench_raw.{table}")
 
     def cycle(self, model: str, days: list[str], variables: str) -> dict[str, float]:
@@ -271,23 +273,33 @@ def p2_apply_vs_table_size(bench: Bench, rows: int) -> Result:
 
 
 def p3_against_microbatch(bench: Bench, rows: int) -> Result:
-    bench.events_table("p3_events", 10, rows)
-    variables = bench.publish("p3_events", "p3_fact")
-    microbatch_vars = json.dumps({"events_table": "p3_events", "microbatch_alias": "p3_microbatch"})
-    bench.command("dbt", "run", "-s", "events_microbatch", "--vars", microbatch_vars,
+    """The dedup shape (events_latest) against the same model through dbt's microbatch: a newer version of every
+    event of three days lands, and both repair those days, each reading only their days' events."""
+    variables = _latest_published(bench, "p3_events", 10, rows)
+    microbatch_vars = json.dumps({"events_table": "p3_events", "latest_microbatch_alias": "p3_latest_microbatch"})
+    bench.command("dbt", "run", "-s", "events_latest_microbatch", "--vars", microbatch_vars,
                   "--event-time-start", day(0), "--event-time-end", day(10))
     days = [day(2), day(3), day(4)]
-    bench.sql(f"update bench_raw.p3_events set amount = amount + 1 where day in ('{days[0]}', '{days[1]}', '{days[2]}')")
+    for corrected in days:
+        bench.correct_versions("p3_events", corrected, every=1)  # every row of the three days changes
     microbatch_s = bench.best(lambda: bench.command(
-        "dbt", "run", "-s", "events_microbatch", "--vars", microbatch_vars,
+        "dbt", "run", "-s", "events_latest_microbatch", "--vars", microbatch_vars,
         "--event-time-start", days[0], "--event-time-end", day(5)))
-    started = time.perf_counter()
-    bench.backfill(days, variables, "select 1")
-    ours_s = time.perf_counter() - started
-    ratio = ours_s / microbatch_s
-    return Result("P3 plan + approve + apply of 3 partitions vs dbt microbatch", {
-        "rows_per_partition": rows, "ours_s": ours_s, "microbatch_s": microbatch_s},
-        {"ours / microbatch": ratio}, "<= 2.5x", ratio <= 2.5)
+    seconds = bench.cycle("events_latest", days, variables)
+    # the baseline did the same repair: the three days hold the same rows in both tables
+    day_list = ", ".join(f"'{d}'" for d in days)
+    ours, theirs = (bench.sql(f"select count(*), sum(amount), count(*) filter (where status = 'corrected') "
+                              f"from analytics.{table} where day in ({day_list})")
+                    for table in ("p3_events_latest", "p3_latest_microbatch"))
+    if ours != theirs or ours[0][0] != ours[0][2]:
+        raise RuntimeError(f"P3: the repaired days differ: ours {ours}, microbatch's {theirs}")
+    ratio = seconds["total_s"] / microbatch_s
+    return Result("P3 plan + approve + apply of 3 partitions of a dedup model vs dbt microbatch", {
+        "rows_per_partition": rows, **seconds, "microbatch_s": microbatch_s},
+        {"ours / microbatch": ratio,
+         "ours less the proof's whole build / microbatch": (seconds["total_s"] - seconds["plan_proof_whole_build_s"])
+                                                           / microbatch_s},
+        "<= 2.5x", ratio <= 2.5)
 
 
 def p4_seed_scenario(bench: Bench, workdir: Path) -> Result:
