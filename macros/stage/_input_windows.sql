@@ -186,7 +186,7 @@
       {% do dbt_backfill.build_stage(plan.relations.b, dbt_backfill._windowed_sql(model_sql, windowing.inputs, window),
                                      dbt_backfill._partition_predicate(scope.partition_column, plan.value)) %}
       {% do dbt_backfill.pin_session() %}
-      {% set again = dbt_backfill._fingerprint_in_scope(plan.relations.b, scope, count_duplicate_keys=true) %}
+      {% set again = dbt_backfill._fingerprint_in_scope(plan.relations.b, scope) %}
       {% if dbt_backfill._same_fingerprint(entry.builds.a, again) %}
         {% set keys = [] %}
         {% for sampled in differences.sample %}{% do keys.append(sampled.key) %}{% endfor %}
