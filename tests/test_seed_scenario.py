@@ -102,10 +102,7 @@ def test_apply_without_approval_is_refused_and_target_unchanged(trips):
 
 def test_approved_apply_repairs_the_three_days_and_leaves_neighbours_alone(trips):
     path, packet = plan_seed(trips)
-    neighbours_before = neighbour_rows(trips)
-    neighbour_fingerprints_before = trips.backfill(
-        "plan", "fct_trips", "--partitions", ",".join(NEIGHBOUR_DAYS), "--out", str(trips.dir / "n1.yaml"), "--json")
-    assert neighbour_fingerprints_before.returncode == 0, neighbour_fingerprints_before.output
+    neighbours_before = neighbour_rows(trips)  # every row and column: what a fingerprint of them would stand for
 
     # a name that no engine may read as anything but text: Spark substitutes ${...} in a statement's text
     approver = "Dana O'Owner ${env:HOME} ${spark.sql.session.timeZone} \\ $$x$$"
@@ -122,10 +119,6 @@ def test_approved_apply_repairs_the_three_days_and_leaves_neighbours_alone(trips
     assert fares(trips, 1003, 1007) == {1003: Decimal("12.00"), 1007: Decimal("0.00")}
     assert trips.query(f"select count(*) - count(distinct trip_id) from {TARGET}") == [(0,)]
     assert neighbour_rows(trips) == neighbours_before
-    neighbour_fingerprints_after = trips.backfill(
-        "plan", "fct_trips", "--partitions", ",".join(NEIGHBOUR_DAYS), "--out", str(trips.dir / "n2.yaml"), "--json")
-    assert [p["target_before"] for p in neighbour_fingerprints_after.json()["partitions"]] == [
-        p["target_before"] for p in neighbour_fingerprints_before.json()["partitions"]]
 
     verified = trips.backfill("verify", str(path))
     assert verified.returncode == 0, verified.output
@@ -135,6 +128,9 @@ def test_approved_apply_repairs_the_three_days_and_leaves_neighbours_alone(trips
         (Decimal("30.00"),)]
 
 
+# the skip of a partition already as approved is one code path on every engine, and Spark's published rows equal
+# their approval in the apply and verify tests above: not run again on Spark, where it cost ~65 s
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
 def test_replanning_from_the_same_source_gives_the_same_fingerprints_and_reapplying_changes_nothing(trips):
     first_path, first = plan_seed(trips)
     assert trips.approve(first_path).returncode == 0
