@@ -115,10 +115,11 @@ CASES = [
     Case("key moved to a partition outside the scope", plan("fct_trips_variant", "2026-03-02", "--vars",
                                                            "{move_trip: 1005}"), 3,
          "trip_id=1005 in 2026-03-02 and in 2026-03-01", above_the_engine=True),
-    # the same, the stage's key typed otherwise than the published table's (text, not integer): compared as text
-    Case("key moved, its type changed", plan("fct_trips_variant", "2026-03-02", "--vars",
-                                             "{move_trip: 1005, text_key: true}"), 3,
-         "trip_id=1005 in 2026-03-02 and in 2026-03-01", above_the_engine=True),
+    # the stage's key typed otherwise than the published table's (text '01005', the integer 1005 once written):
+    # compared as it is it misses the move, so the plan refuses the type before any comparison
+    Case("key moved, its type and text changed", plan("fct_trips_variant", "2026-03-02", "--vars",
+                                                      "{move_trip: 1005, text_key: true, padded_key: true}"), 3,
+         "the model now produces trip_id as "),  # on Spark too: the engine's own type names
     # the mirror: the partition the row left is named, the one a full build places it in is not
     Case("key moved out to a partition not named", plan("fct_trips_variant", "2026-03-01", "--vars",
                                                         "{move_trip: 1005}"), 3,

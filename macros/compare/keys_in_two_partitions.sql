@@ -4,59 +4,35 @@
   or a key in two stages. Returns up to `sample_size` {key, partition, also_in}, the key as its columns' text
   joined by '|'. The key columns are compared as they are, as apply's _keys_also_outside compares them, so an
   index on the business key serves and no expression is computed over the target's history (the canonical text
-  of every key outside the scope was 5.2 s of a 100-day plan's 22 s of SQL: docs/DECISIONS.md). Where a stage's
-  key columns are typed otherwise than the target's, they are compared by canonical text instead. A NULL key
-  matches nothing here; the review refuses a stage whose business key is null.
+  of every key outside the scope was 5.2 s of a 100-day plan's 22 s of SQL: docs/DECISIONS.md). They can be: the
+  plan refuses a stage whose columns are typed otherwise than the target's (_refuse_other_column_types). A NULL
+  key matches nothing here; the review refuses a stage whose business key is null.
 #}
 {% macro keys_in_two_partitions(target_relation, stages, scope, sample_size=5) %}
   {% set string_type = dbt.type_string() %}
   {% set values = [] %}
   {% for stage in stages %}{% do values.append(stage.value) %}{% endfor %}
-  {% set key_names = scope.key_columns | map(attribute='name') | list %}
-  {% set target_types = dbt_backfill._columns(target_relation, key_names, 'business_key') | map(attribute='data_type') | map('lower') | list %}
-  {% set typed_otherwise = [] %}
-  {% for stage in stages %}
-    {% if (dbt_backfill._columns(stage.relation, key_names, 'business_key') | map(attribute='data_type') | map('lower') | list) != target_types %}
-      {% do typed_otherwise.append(stage.value) %}
-    {% endif %}
-  {% endfor %}
-  {# what each side exposes and the join compares: the key columns themselves, or one canonical text #}
-  {% set compared = [] %}
+  {% set keys = [] %}
   {% set shown = [] %}
-  {% for name in key_names %}
-    {% do compared.append(adapter.quote(name)) %}
-    {% do shown.append('cast(s.' ~ adapter.quote(name) ~ ' as ' ~ string_type ~ ')') %}
-  {% endfor %}
-  {% if typed_otherwise %}
-    {% set compared = ['bf_key'] %}
-    {% set shown = ['s.bf_key'] %}
-  {% endif %}
   {% set same_key = [] %}
-  {% for column in compared %}{% do same_key.append('{0}.' ~ column ~ ' = {1}.' ~ column) %}{% endfor %}
+  {% for column in scope.key_columns %}
+    {% do keys.append(adapter.quote(column.name)) %}
+    {% do shown.append('cast(s.' ~ adapter.quote(column.name) ~ ' as ' ~ string_type ~ ')') %}
+    {% do same_key.append('{0}.' ~ adapter.quote(column.name) ~ ' = {1}.' ~ adapter.quote(column.name)) %}
+  {% endfor %}
   {% set same_key = same_key | join(' and ') %}
-  {% set partition_column = adapter.quote(scope.partition_column.name) %}
   {% set query %}
     with stage_keys as (
       {% for stage in stages %}
-      select {{ dbt_backfill._key_expression(stage.relation, scope) ~ ' as bf_key' if typed_otherwise else compared | join(', ') }},
-             cast({{ dbt_backfill._sql_literal(stage.value) }} as {{ string_type }}) as bf_partition
+      select {{ keys | join(', ') }}, cast({{ dbt_backfill._sql_literal(stage.value) }} as {{ string_type }}) as bf_partition
       from {{ stage.relation }}
       {% if not loop.last %}union all{% endif %}
       {% endfor %}
     ),
     collisions as (
       select {{ shown | join(" || '|' || ") }} as bf_key, s.bf_partition,
-             cast(o.{{ partition_column }} as {{ string_type }}) as bf_also_in
-      from stage_keys s join
-      {#- the target itself where the key columns are compared as they are (its index serves; a subquery would
-          name a key that is also the partition column twice), else its canonical key beside the partition column -#}
-      {% if typed_otherwise %}
-        (select {{ dbt_backfill._key_expression(target_relation, scope) }} as bf_key, {{ partition_column }}
-         from {{ target_relation }}) o
-      {% else %}
-        {{ target_relation }} o
-      {% endif %}
-      on {{ same_key.format('s', 'o') }}
+             cast(o.{{ adapter.quote(scope.partition_column.name) }} as {{ string_type }}) as bf_also_in
+      from stage_keys s join {{ target_relation }} o on {{ same_key.format('s', 'o') }}
       where {{ dbt_backfill._outside_partitions(scope, values, 'o') }}
       union all
       select {{ shown | join(" || '|' || ") }}, s.bf_partition, b.bf_partition

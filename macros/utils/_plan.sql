@@ -126,6 +126,7 @@
               ~ target_columns | join(', ') ~ '. A backfill replaces rows, not the schema: migrate the table first. The target is unchanged.',
               {'model_columns': stage_columns, 'target_columns': target_columns}) %}
         {% endif %}
+        {% do dbt_backfill._refuse_other_column_types(plan.relations.a, target_relation, target_columns) %}
       {% endif %}
     {% endfor %}
   {% endfor %}
@@ -271,4 +272,35 @@
   {% endif %}
   {% do dbt_backfill._commit() %}
   {{ return(plan) }}
+{% endmacro %}
+
+{#
+  The stage's columns must be typed as the target's, within a canonical-text family (integer and bigint are one
+  family; a varchar's length or a decimal's scale is a parameter the write's cast and apply's fingerprint of the
+  written partition settle). A key typed otherwise compares otherwise: the text '01005' is not the integer 1005,
+  which is what writing it makes it, so the keys_in_two_partitions check missed a key the write moved, and
+  PostgreSQL has no text = integer operator at all. Types outside the known families must be spelled alike.
+#}
+{% macro _refuse_other_column_types(stage_relation, target_relation, names) %}
+  {% set retyped = [] %}
+  {% set target_by_name = {} %}
+  {% for column in dbt_backfill._columns(target_relation, names, 'target column') %}
+    {% do target_by_name.update({column.name: column}) %}
+  {% endfor %}
+  {% for column in dbt_backfill._columns(stage_relation, names, 'target column') %}
+    {% set held = target_by_name[names[loop.index0]] %}
+    {% set family = dbt_backfill._type_family(column.data_type) %}
+    {% if family != dbt_backfill._type_family(held.data_type)
+          or (family in ('other', 'nested') and (column.data_type | lower) != (held.data_type | lower)) %}
+      {% do retyped.append({'column': held.name, 'model_type': column.data_type, 'target_type': held.data_type}) %}
+    {% endif %}
+  {% endfor %}
+  {% if retyped %}
+    {% set described = [] %}
+    {% for r in retyped %}{% do described.append(r.column ~ ' as ' ~ r.model_type ~ ' (the target: ' ~ r.target_type ~ ')') %}{% endfor %}
+    {% do dbt_backfill._refuse('column_types_differ',
+        'the model now produces ' ~ described | join(', ') ~ '. A backfill replaces rows, not the schema: cast the '
+        ~ 'column in the model to the type the target has, or migrate the table first. The target is unchanged.',
+        {'columns': retyped}) %}
+  {% endif %}
 {% endmacro %}
