@@ -3,6 +3,7 @@ the server's settings changes what apply or rollback would read. Each case runs 
 and DuckDB (where the engine has the case) and asserts the exit status, the message and every published table's
 rows: nothing outside the approved partitions is ever written, and a refused partition is left as it was."""
 import json
+import re
 import secrets
 from decimal import Decimal
 
@@ -607,3 +608,54 @@ def test_the_plans_record_of_a_packet_cannot_be_added_for_an_edited_one(trips):
 
     refused(result, "no plan wrote a packet with this content")
     assert snapshot(trips) == before
+
+
+def test_a_stage_holds_its_rows_as_the_published_table_types_them(trips):
+    """The model types its columns otherwise than the published table, within a family (double for the table's real
+    key, text for its varchar(20)): the plan passed a key that moved days, compared as a double (0.1005) with the
+    table's real (0.1005 as a real), and apply published that key in two partitions. The stage now holds its rows
+    cast to the table's types, so every check sees what the write makes; a type of another family is refused."""
+    trips.query("alter table analytics.fct_trips_variant alter column trip_id type real using trip_id / 10000.0")
+    trips.query("alter table analytics.fct_trips_variant alter column status type varchar(20)")
+    as_double = "cast(trip_id / 10000.0 as double precision)"
+    before, variant = snapshot(trips), trips.rows("analytics.fct_trips_variant")
+
+    moved = trips.plan("fct_trips_variant", ["2026-03-02"], "--vars",
+                       json.dumps({"key_expr": as_double, "move_trip": 1005}))
+    refused(moved, "in 2026-03-02 and in 2026-03-01")
+    assert "trip_id=0.1005 in 2026-03-02" in moved.stderr, moved.stderr
+    other_family = trips.plan("fct_trips_variant", ["2026-03-02"], "--vars",
+                              json.dumps({"key_expr": "cast(trip_id as varchar(10))"}))
+    refused(other_family, "the model now produces trip_id as ")
+    assert re.search(r"\(the target: (real|float)\)", other_family.stderr.lower()), other_family.stderr  # DuckDB's name
+    assert (snapshot(trips), trips.rows("analytics.fct_trips_variant")) == (before, variant)
+
+    # without the move, the repair applies, and the table holds what a build typed as the table gives
+    path = trips.dir / "backfills" / "retyped.yml"
+    days = ["2026-03-01", "2026-03-02", "2026-03-03"]
+    planned = trips.plan("fct_trips_variant", days, "--vars", json.dumps({"key_expr": as_double}), "--out", str(path))
+    assert planned.returncode == 0, planned.output
+    assert trips.approve(path).returncode == 0
+    applied = trips.backfill("apply", str(path), "--vars", json.dumps({"key_expr": as_double}))
+    assert applied.returncode == 0, applied.output
+    expected = trips.query("""
+        select cast(trip_id / 10000.0 as real), trip_date, fare, cast(status as varchar(20)), updated_at
+        from (select *, row_number() over (partition by trip_id order by updated_at desc, event_id desc) as r
+              from raw.trip_events) v
+        where r = 1""")
+    assert trips.rows("analytics.fct_trips_variant") == sorted(expected, key=repr)
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_two_enum_types_are_two_types_though_postgresql_calls_both_user_defined(trips):
+    """information_schema names every enum USER-DEFINED: a model producing another enum than the table's passed the
+    plan and failed at apply with a message about the stage's code on read."""
+    trips.query("create type analytics.status_a as enum ('completed', 'corrected', 'refunded')")
+    trips.query("create type analytics.status_b as enum ('completed', 'corrected', 'refunded')")
+    trips.query("alter table analytics.fct_trips_variant alter column status type analytics.status_a "
+                "using status::analytics.status_a")
+    before, variant = snapshot(trips), trips.rows("analytics.fct_trips_variant")
+    result = trips.plan("fct_trips_variant", ["2026-03-02"], "--vars",
+                        json.dumps({"status_expr": "cast(status as analytics.status_b)"}))
+    refused(result, "the model now produces status as analytics.status_b (the target: analytics.status_a)")
+    assert (snapshot(trips), trips.rows("analytics.fct_trips_variant")) == (before, variant)

@@ -7,6 +7,8 @@
     move_trip: <id>        that trip moves to 2026-03-02 (a key that changes partition)
     text_key: true         the business key is text (typed otherwise than the published table's)
     padded_key: true       with text_key, the text is zero-padded ('01005'): another text, the same integer
+    key_expr: <sql>        the business key is this expression (of the source's trip_id)
+    status_expr: <sql>     the status is this expression (of the source's status)
     drop_day: <date>       the model produces nothing for that day
     mixed_case_fare: true  the fare column is named "Amount", quoted (a mixed-case name)
     local_day: true        a trip's day is the day of updated_at in the session's time zone (updated_at::date),
@@ -27,6 +29,8 @@ with latest as (
 select
     {% if var('null_key_trip', '') %}
     case when trip_id = {{ var('null_key_trip') }} then null else trip_id end as trip_id,
+    {% elif var('key_expr', '') %}
+    {{ var('key_expr') }} as trip_id,
     {% elif var('text_key', '') and var('padded_key', '') %}
     {{ dbt.concat(["'0'", "cast(trip_id as " ~ dbt.type_string() ~ ")"]) }} as trip_id,
     {% elif var('text_key', '') %}
@@ -45,7 +49,7 @@ select
     {% endif %}
     fare {% if var('random_fare', '') %} + cast(floor(random() * 100) as integer){% endif %}
         as {{ adapter.quote('Amount') if var('mixed_case_fare', '') else 'fare' }},
-    status,
+    {{ var('status_expr', 'status') }} as status,
     {% if var('now_updated', '') %}now(){% else %}updated_at{% endif %} as updated_at
 from latest
 {% if var('drop_day', '') %}

@@ -96,6 +96,9 @@
      of one build of all named partitions from the whole inputs, the windows' proof (_prove_input_windows) #}
   {% set windowed = windowing.mode == 'windowed' %}
   {% set whole_build = partition_plans[0].relations.whole %}
+  {# the SQL every build runs: the model's, its columns cast to the target's types where they differ within a
+     family (set after the first build, which shows the model's types: _target_types.sql) #}
+  {% set typed = {'sql': model_sql} %}
   {% for build in ['a', 'b'] %}
     {% if build == 'b' and windowed %}
       {% do dbt_backfill._step('building every named partition from the whole inputs (the input windows\' proof)',
@@ -105,17 +108,17 @@
       {% for plan in partition_plans %}
         {% do named.append('(' ~ dbt_backfill._partition_predicate(scope.partition_column, plan.value) ~ ')') %}
       {% endfor %}
-      {% do dbt_backfill.build_stage(whole_build, model_sql, named | join(' or ')) %}
+      {% do dbt_backfill.build_stage(whole_build, typed.sql, named | join(' or ')) %}
     {% endif %}
     {% for plan in partition_plans %}
       {% do dbt_backfill._step('building stage ' ~ build ~ ' of partition ' ~ plan.value
           ~ ('' if not windowed else ' (inputs windowed)' if build == 'a' else ' (from the whole inputs)'),
           "the model's SQL failed while building stage " ~ build ~ " of partition " ~ plan.value ~ " (see dbt's error "
           ~ "below). No packet was written and the target is unchanged.") %}
-      {% do dbt_backfill.build_stage(plan.relations[build],
-          model_sql if not windowed else
-          dbt_backfill._windowed_sql(model_sql, windowing.inputs, windowing.partitions[plan.value]) if build == 'a' else
-          'select * from ' ~ whole_build,
+      {% set build_sql = typed.sql if not windowed else
+          dbt_backfill._windowed_sql(typed.sql, windowing.inputs, windowing.partitions[plan.value]) if build == 'a' else
+          'select * from ' ~ whole_build %}
+      {% do dbt_backfill.build_stage(plan.relations[build], build_sql,
           dbt_backfill._partition_predicate(scope.partition_column, plan.value)) %}
       {% do dbt_backfill._fault_point('during_build') %}
       {% if build == 'a' and loop.first %}
@@ -126,7 +129,12 @@
               ~ target_columns | join(', ') ~ '. A backfill replaces rows, not the schema: migrate the table first. The target is unchanged.',
               {'model_columns': stage_columns, 'target_columns': target_columns}) %}
         {% endif %}
-        {% do dbt_backfill._refuse_other_column_types(plan.relations.a, target_relation, target_columns) %}
+        {% set recast = dbt_backfill._stage_types_against_target(plan.relations.a, target_relation, target_columns) %}
+        {% if recast %}
+          {% do typed.update({'sql': dbt_backfill._as_target_types(model_sql, recast, target_columns)}) %}
+          {% do dbt_backfill.build_stage(plan.relations.a, dbt_backfill._as_target_types(build_sql, recast, target_columns),
+              dbt_backfill._partition_predicate(scope.partition_column, plan.value)) %}
+        {% endif %}
       {% endif %}
     {% endfor %}
   {% endfor %}
@@ -161,7 +169,7 @@
   {% if windowed %}
     {% do adapter.drop_relation(whole_build) %}
     {% do dbt_backfill._commit() %}
-    {% do dbt_backfill._prove_input_windows(planned, partition_plans, windowing, model_sql, scope) %}
+    {% do dbt_backfill._prove_input_windows(planned, partition_plans, windowing, typed.sql, scope) %}
   {% endif %}
   {% set collisions = dbt_backfill.keys_in_two_partitions(target_relation, stages, scope) %}
   {% set watermark_plan = none %}
@@ -191,7 +199,7 @@
         ~ ' lose failed (see the error below). No packet was written '
         ~ 'and the target is unchanged.') %}
     {% do dbt_backfill._unpin_session() %}
-    {% set moved_out = dbt_backfill.keys_moved_out(target_relation, model_sql, losing, scope, partitions) %}
+    {% set moved_out = dbt_backfill.keys_moved_out(target_relation, typed.sql, losing, scope, partitions) %}
     {% do dbt_backfill._commit() %}
     {% do dbt_backfill.pin_session() %}
   {% endif %}
@@ -274,33 +282,3 @@
   {{ return(plan) }}
 {% endmacro %}
 
-{#
-  The stage's columns must be typed as the target's, within a canonical-text family (integer and bigint are one
-  family; a varchar's length or a decimal's scale is a parameter the write's cast and apply's fingerprint of the
-  written partition settle). A key typed otherwise compares otherwise: the text '01005' is not the integer 1005,
-  which is what writing it makes it, so the keys_in_two_partitions check missed a key the write moved, and
-  PostgreSQL has no text = integer operator at all. Types outside the known families must be spelled alike.
-#}
-{% macro _refuse_other_column_types(stage_relation, target_relation, names) %}
-  {% set retyped = [] %}
-  {% set target_by_name = {} %}
-  {% for column in dbt_backfill._columns(target_relation, names, 'target column') %}
-    {% do target_by_name.update({column.name: column}) %}
-  {% endfor %}
-  {% for column in dbt_backfill._columns(stage_relation, names, 'target column') %}
-    {% set held = target_by_name[names[loop.index0]] %}
-    {% set family = dbt_backfill._type_family(column.data_type) %}
-    {% if family != dbt_backfill._type_family(held.data_type)
-          or (family in ('other', 'nested') and (column.data_type | lower) != (held.data_type | lower)) %}
-      {% do retyped.append({'column': held.name, 'model_type': column.data_type, 'target_type': held.data_type}) %}
-    {% endif %}
-  {% endfor %}
-  {% if retyped %}
-    {% set described = [] %}
-    {% for r in retyped %}{% do described.append(r.column ~ ' as ' ~ r.model_type ~ ' (the target: ' ~ r.target_type ~ ')') %}{% endfor %}
-    {% do dbt_backfill._refuse('column_types_differ',
-        'the model now produces ' ~ described | join(', ') ~ '. A backfill replaces rows, not the schema: cast the '
-        ~ 'column in the model to the type the target has, or migrate the table first. The target is unchanged.',
-        {'columns': retyped}) %}
-  {% endif %}
-{% endmacro %}

@@ -6,7 +6,8 @@
 {% macro _type_family(data_type) %}
   {# a collation is not part of the family: Spark 4 reports a collated string as `string collate UTF8_LCASE` #}
   {% set full = (data_type | lower).split(' collate ')[0] | trim %}
-  {% set t = full.split('(')[0] | trim %}
+  {# parameters anywhere: `numeric(10,2)`, and PostgreSQL's format_type `timestamp(3) with time zone` #}
+  {% set t = modules.re.sub('\\s*\\([^()]*\\)', '', full).split('(')[0] | trim %}
   {# nested first: DuckDB's `varchar[]`, `integer[3]`, `struct(...)`, `map(...)`, `union(...)`; Spark's `array<...>`,
      `map<...>`, `struct<...>`. PostgreSQL reports its arrays as `ARRAY` and prints them unambiguously (quoted
      elements): those stay 'other'. #}
