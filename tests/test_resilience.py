@@ -75,10 +75,15 @@ def kill(process):
     process.wait()
 
 
-def planned_and_approved(project, *extra):
-    path = project.dir / "backfills" / f"run{len(project.packets())}.yml"
-    result = project.backfill("plan", "fct_trips", "--partitions", DAYS, "--out", str(path), *extra)
-    assert result.returncode == 0, result.output
+def planned_and_approved(project, *extra, first=False):
+    """The seed's three days planned and approved. `first`: the test's first step on its fresh project, so the plan
+    is the factory's saved one (played for real once per slot, then copied: project.planned_seed)."""
+    if first and not extra:
+        path = project.planned_seed()
+    else:
+        path = project.dir / "backfills" / f"run{len(project.packets())}.yml"
+        result = project.backfill("plan", "fct_trips", "--partitions", DAYS, "--out", str(path), *extra)
+        assert result.returncode == 0, result.output
     assert project.approve(path).returncode == 0
     return path, yaml.safe_load(path.read_text())
 
@@ -104,7 +109,7 @@ def assert_each_partition_whole(project, packet):
 
 @pytest.mark.parametrize("point", ["after_backup", "between_delete_and_insert", "before_commit", "after_commit"])
 def test_apply_killed_at_any_phase_leaves_whole_partitions_and_a_rerun_completes(trips, point):
-    path, packet = planned_and_approved(trips)
+    path, packet = planned_and_approved(trips, first=True)
     lock = FaultLock(trips) if trips.adapter == "postgres" else None
     process = start(trips, ["apply", str(path)], fault_point=point)
     try:
@@ -193,7 +198,7 @@ def test_the_scheduled_run_and_a_second_apply_are_kept_out_while_apply_runs(trip
 
 
 def test_rollback_restores_the_exact_fingerprints_from_before_and_history_tells_it(trips):
-    path, packet = planned_and_approved(trips)
+    path, packet = planned_and_approved(trips, first=True)
     before = trips.rows()
     assert trips.backfill("apply", str(path)).returncode == 0
     assert trips.rows() != before
@@ -223,7 +228,7 @@ def test_rollback_restores_the_exact_fingerprints_from_before_and_history_tells_
 
 
 def test_clean_keeps_backups_while_a_rollback_is_possible(trips):
-    path, _ = planned_and_approved(trips)
+    path, _ = planned_and_approved(trips, first=True)
     assert trips.backfill("apply", str(path)).returncode == 0
     refused = trips.backfill("clean", str(path))
     assert refused.returncode == 3 and "can still be rolled back" in refused.stderr
@@ -253,7 +258,7 @@ def test_clean_keeps_backups_while_a_rollback_is_possible(trips):
 # a DuckDB file cannot be read by another process while apply holds it
 @pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
 def test_readers_see_whole_partitions_throughout_apply_and_rollback(trips):
-    path, packet = planned_and_approved(trips)
+    path, packet = planned_and_approved(trips, first=True)
     days = "('2026-03-01', '2026-03-02', '2026-03-03')"
     totals = f"select trip_date, count(*), sum(fare) from analytics.fct_trips where trip_date in {days} group by 1"
     allowed = {str(p["value"]): {(p["target_before"]["row_count"], p["target_before"]["totals"]["fare"]),
