@@ -4,9 +4,9 @@
   or a key in two stages. Returns up to `sample_size` {key, partition, also_in}, the key as its columns' text
   joined by '|'. The key columns are compared as they are, as apply's _keys_also_outside compares them, so an
   index on the business key serves and no expression is computed over the target's history (the canonical text
-  of every key outside the scope was 5.2 s of a 100-day plan's 22 s of SQL: docs/DECISIONS.md). They can be: the
-  plan refuses a stage whose columns are typed otherwise than the target's (_refuse_other_column_types). A NULL
-  key matches nothing here; the review refuses a stage whose business key is null.
+  of every key outside the scope was 5.2 s of a 100-day plan's 22 s of SQL: docs/DECISIONS.md). They can be: a
+  stage holds its rows typed as the target's columns (macros/stage/_target_types.sql). A NULL key matches nothing
+  here; the review refuses a stage whose business key is null.
 #}
 {% macro keys_in_two_partitions(target_relation, stages, scope, sample_size=5) %}
   {% set string_type = dbt.type_string() %}

@@ -281,4 +281,3 @@
   {% do dbt_backfill._commit() %}
   {{ return(plan) }}
 {% endmacro %}
-
