@@ -130,5 +130,9 @@ def test_no_secret_appears_in_output_packets_logs_or_artifacts(postgres_server, 
         assert any(f.name == "dbt.log" for f in left_on_disk) and any(f.suffix == ".yml" for f in left_on_disk)
         for file in left_on_disk:
             assert password not in file.read_text(errors="replace"), file
+        # nor in the compiled templates the commands keep between them (a profile's value is rendered as a template)
+        from dbt_backfill.template_cache import default_directory
+        kept = [f for f in default_directory().iterdir() if f.is_file()]
+        assert kept and not any(password.encode() in f.read_bytes() for f in kept)
     finally:
         project.close()

@@ -523,11 +523,11 @@ def test_an_approval_is_refused_once_the_source_moved_or_its_deadline_passed(tri
     path, packet = approved(trips)
     default_deadline = dt.datetime.fromisoformat(packet["expires_at"]) - dt.datetime.fromisoformat(packet["created_at"])
     assert dt.timedelta(days=7) <= default_deadline < dt.timedelta(days=7, minutes=1)
-    # a packet whose approval holds one minute (meta.backfill.approval_ttl): its deadline passes while the rest of
-    # the test runs
+    # a packet whose approval holds five seconds (meta.backfill.approval_ttl): its deadline passes while the rest of
+    # the test runs (approve never reads the deadline; apply does, first)
     short = trips.dir / "backfills" / "short.yml"
     planned = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-01,2026-03-02", "--out", str(short),
-                             "--vars", "{variant_approval_ttl: 1m}")
+                             "--vars", "{variant_approval_ttl: 5s}")
     assert planned.returncode == 0, planned.output
     deadline = yaml.safe_load(short.read_text())["expires_at"]
     assert f"Apply by {deadline} (meta.backfill.approval_ttl after the plan)" in planned.stdout

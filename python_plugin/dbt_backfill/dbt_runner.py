@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
+from dbt_backfill import template_cache
 from dbt_backfill.causes import classify
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.packet import RelationRef
@@ -162,13 +163,16 @@ class DbtRunner:
     def _flags(self, command: Sequence[str]) -> list[str]:
         # --log-level none: nothing on stdout (the events reach the callback). dbt copies --log-level onto the
         # file's level unless that is given too: logs/dbt.log keeps its debug record of every invocation.
-        return [*command, "--log-format", "json", "--log-level", "none", "--log-level-file", "debug",
+        # --no-write-json: nothing reads a manifest.json or run_results.json of ours (the parse's partial-parse
+        # state is written all the same), and the parse and the compile each wrote a ~1 MB manifest.
+        return [*command, "--no-write-json", "--log-format", "json", "--log-level", "none", "--log-level-file", "debug",
                 "--target-path", str(self.target_path), *self.options.flags()]
 
     def _call(self, command: Sequence[str]) -> tuple[Any, Invocation]:
         from dbt.cli.main import dbtRunner  # imported here: `dbt-backfill --help` and packet checks stay fast
         from dbt_common.exceptions.base import env_secrets, scrub_secrets
 
+        template_cache.use()
         results: list[MacroResult] = []
         errors: list[str] = []
         unreadable: list[str] = []
