@@ -17,6 +17,7 @@ command's compiles. Files unused for 30 days are removed.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import marshal
 import os
@@ -45,7 +46,10 @@ def use(directory: Path | None = None) -> None:
     """Keep compiled templates under `directory` (default_directory()) from now on, in this process; where that
     directory cannot be made the user's own, compile as dbt does."""
     global _directory
-    _directory = _private(directory or default_directory())
+    directory = directory or default_directory()
+    if _directory == directory:
+        return  # a command invokes dbt several times: the directory is checked and pruned once per process
+    _directory = _private(directory)
     if _directory is None:
         return
     import jinja2
@@ -96,12 +100,9 @@ def _private(directory: Path) -> Path | None:
 
 
 def _key(environment: Any, source: str) -> str:
-    import jinja2
-    from importlib.metadata import version
-
-    settings = (sys.version, jinja2.__version__, _dbt_common_version(version), type(environment).__module__,
-                type(environment).__qualname__, sorted(environment.extensions), sorted(environment.filters),
-                sorted(environment.tests), environment.is_async, environment.optimized, environment.finalize is None,
+    settings = (_versions(), type(environment).__module__, type(environment).__qualname__,
+                sorted(environment.extensions), sorted(environment.filters), sorted(environment.tests),
+                environment.is_async, environment.optimized, environment.finalize is None,
                 environment.block_start_string, environment.block_end_string, environment.variable_start_string,
                 environment.variable_end_string, environment.comment_start_string, environment.comment_end_string,
                 environment.line_statement_prefix, environment.line_comment_prefix, environment.trim_blocks,
@@ -112,17 +113,18 @@ def _key(environment: Any, source: str) -> str:
     return digest.hexdigest()
 
 
-_versions: dict[str, str] = {}
+@functools.cache
+def _versions() -> tuple[str, str, str]:
+    """Python's (its bytecode), Jinja's (its code generation) and dbt_common's (its environments and parser)."""
+    import jinja2
+    from importlib.metadata import PackageNotFoundError, version
 
-
-def _dbt_common_version(version: Any) -> str:
-    if "dbt-common" not in _versions:
-        try:
-            _versions["dbt-common"] = version("dbt-common")
-        except Exception:  # not installed as a distribution: key by the module's file instead
-            import dbt_common
-            _versions["dbt-common"] = str(getattr(dbt_common, "__file__", ""))
-    return _versions["dbt-common"]
+    try:
+        dbt_common = version("dbt-common")
+    except PackageNotFoundError:  # not installed as a distribution: key by the module's file instead
+        import dbt_common as module
+        dbt_common = str(getattr(module, "__file__", ""))
+    return sys.version, jinja2.__version__, dbt_common
 
 
 def _keep(path: Path, code: CodeType) -> None:
