@@ -22,6 +22,17 @@
   {% set digits = [0] %}
   {% for _ in range(4) if row_count > 4096 * 16 ** digits[0] %}{% do digits.append(digits.pop() + 1) %}{% endfor %}
   {% set k = digits[0] %}
+  {% set row_digest = dbt_backfill._row_digest(row_fields) %}
+  {% set sql = dbt_backfill._commitment_sql(relation, row_digest, where, row_count, k) %}
+  {{ return(dbt_backfill._execute(sql).rows[0][0] | string) }}
+{% endmacro %}
+
+{# The statement computing commitment-v1 (the header above) over `row_digest` of each row. #}
+{% macro _commitment_sql(relation, row_digest, where, row_count, k) %}
+  {{ return(adapter.dispatch('_commitment_sql', 'dbt_backfill')(relation, row_digest, where, row_count, k)) }}
+{% endmacro %}
+
+{% macro default___commitment_sql(relation, row_digest, where, row_count, k) %}
   {% set sql %}
     select {{ dbt_backfill.sha256_hex("'c1:" ~ row_count ~ ":" ~ k ~ ":' || coalesce("
               ~ dbt_backfill._sorted_concat("bf_bucket || '=' || bf_bucket_digest", ",") ~ ", '')") }} as bf_commitment
@@ -30,7 +41,7 @@
       from (
         select bf_row_digest, {{ ('substr(bf_row_digest, 1, ' ~ k ~ ')') if k else "''" }} as bf_bucket
         from (
-          select {{ dbt_backfill._row_digest(row_fields) }} as bf_row_digest
+          select {{ row_digest }} as bf_row_digest
           from {{ relation }}
           {% if where %}where {{ where }}{% endif %}
         ) bf_rows
@@ -38,7 +49,35 @@
       group by bf_bucket
     ) bf_buckets
   {% endset %}
-  {{ return(dbt_backfill._execute(sql).rows[0][0] | string) }}
+  {{ return(sql) }}
+{% endmacro %}
+
+{# PostgreSQL, the same value in a plan three times cheaper (bench P3: 6.3 s -> 2.x s per 1M rows, DECISIONS row 52):
+   - the row digest is computed once per row: a subquery's column is otherwise inlined into every expression that
+     reads it (the bucket and the sort key), one SHA-256 per reference; unnest of a one-element array pins it.
+   - the rows are sorted by (bucket, digest) in the C collation below the grouping, where parallel workers sort
+     them; the ordered aggregates then find their input in order, and the grouping needs no sort of its own.
+     Their `order by` stays: the result never depends on the order rows arrive in. #}
+{% macro postgres___commitment_sql(relation, row_digest, where, row_count, k) %}
+  {% set sql %}
+    select {{ dbt_backfill.sha256_hex("'c1:" ~ row_count ~ ":" ~ k ~ ":' || coalesce("
+              ~ dbt_backfill._sorted_concat("bf_bucket || '=' || bf_bucket_digest", ",") ~ ", '')") }} as bf_commitment
+    from (
+      select bf_bucket, {{ dbt_backfill.sha256_hex("string_agg(bf_row_digest, '' order by bf_row_digest)") }} as bf_bucket_digest
+      from (
+        select {{ ('substr(bf_row_digest, 1, ' ~ k ~ ')') if k else "''" }} collate "C" as bf_bucket,
+               bf_row_digest collate "C" as bf_row_digest
+        from (
+          select unnest(array[{{ row_digest }}]) as bf_row_digest
+          from {{ relation }}
+          {% if where %}where {{ where }}{% endif %}
+        ) bf_rows
+        order by 1, 2
+      ) bf_sorted
+      group by bf_bucket
+    ) bf_buckets
+  {% endset %}
+  {{ return(sql) }}
 {% endmacro %}
 
 {# An aggregate: the group's values of a text expression, sorted by their bytes, joined by `separator` (a constant). #}
