@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from backends import ADAPTERS
+from backends import ADAPTERS, POSTGRES_ONLY
 from reference_fingerprint import commitment, partition_sha256
 
 TABLES = {
@@ -39,10 +39,11 @@ TABLES = {
 }
 
 
-def fingerprints(project, env=None, tables=TABLES):
+def fingerprints(project, env=None, tables=TABLES, with_source_state=False):
     listed = [{"schema": "canon", "identifier": name, "key": ["k"], "additive": ["v"] if name == "keys" else []}
               for name in tables]
-    result = project.dbt("run-operation", "fingerprint_tables", "--args", json.dumps({"tables": listed}), env=env)
+    result = project.dbt("run-operation", "fingerprint_tables", "--args",
+                         json.dumps({"tables": listed, "with_source_state": with_source_state}), env=env)
     assert result.returncode == 0, result.output
     return result.result("table_fingerprints")
 
@@ -142,6 +143,62 @@ def test_keys_and_totals_are_counted(fp):
 def test_floats_mark_the_fingerprint_as_engine_specific(canon, fp):
     assert fp["floats"]["algorithm"] == f"dbt_backfill/v3+float:{canon.adapter}"
     assert fp["keys"]["algorithm"] == "dbt_backfill/v3"
+
+
+
+# Functions and an operator that would stand in for the built-ins the fingerprint, the commitment and the source pin
+# call. The first three match their arguments better than the built-in does (an untyped literal read as text where
+# the built-in takes a name, a text array where it takes anyarray, an integer where it takes a bigint), so PostgreSQL
+# picks them even though it searches pg_catalog first; the others have the built-in's exact signature, and win
+# only where the search_path names their schema before pg_catalog.
+HIJACKERS = """
+create schema hijack;
+create function hijack.convert_to(text, text) returns bytea language sql as $$ select 'hijacked'::bytea $$;
+create function hijack.unnest(text[]) returns setof text language sql as $$ select 'hijacked' $$;
+create function hijack.hashtextextended(text, integer) returns bigint language sql as $$ select 0::bigint $$;
+create function hijack.lower(text) returns text language sql as $$ select 'hijacked' $$;
+create function hijack.replace(text, text, text) returns text language sql as $$ select $1 $$;
+create function hijack.substr(text, integer, integer) returns text language sql as $$ select '000000000000000' $$;
+create function hijack.concat_text(text, text) returns text language sql as $$ select 'hijacked' $$;
+create operator hijack.|| (leftarg = text, rightarg = text, function = hijack.concat_text);
+"""
+HIJACKED_TABLES = {name: TABLES[name] for name in ("num_scale_1", "pipe_left", "instants", "keys", "many", "empty")}
+
+
+@pytest.fixture(scope="module", params=POSTGRES_ONLY)
+def hijackable(request, projects, tmp_path_factory):
+    project = projects.new(request.param, tmp_path_factory.mktemp("hijack"))
+    create_tables(project, HIJACKED_TABLES)
+    before = fingerprints(project, tables=HIJACKED_TABLES, with_source_state=True)
+    project.query(HIJACKERS)
+    yield project, before
+    project.close()
+
+
+@pytest.mark.parametrize("search_path", ["hijack", "hijack, pg_catalog, public"])
+def test_functions_of_the_same_name_on_the_search_path_change_nothing(hijackable, search_path):
+    project, before = hijackable
+    session = {**project.env, "PGOPTIONS": f"-c search_path={search_path.replace(' ', '')}"}
+    # the stand-ins are live in such a session: each built-in call below returns what the stand-in says
+    connection = project.backend.server.connect(project.backend.database, options=session["PGOPTIONS"])
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("select encode(convert_to('a', 'UTF8'), 'escape'), (select unnest(array['a'])),"
+                           " hashtextextended('a', 0)")
+            assert cursor.fetchone() == ("hijacked", "hijacked", 0)
+            cursor.execute("select lower('A'), replace('a|', '|', 'x'), 'a' || 'b'")
+            assert cursor.fetchone() == (("hijacked", "a|", "hijacked") if "pg_catalog" in search_path
+                                         else ("a", "ax", "ab"))
+    finally:
+        connection.close()
+    after = fingerprints(project, env=session, tables=HIJACKED_TABLES, with_source_state=True)
+    assert after == before
+    assert after["instants"]["commitment"] == commitment([
+        ["2026-03-01 10:00:00+00", "2026-03-01", "true", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "1",
+         "2026-03-01 10:00:00"],
+        ["2026-03-02 04:30:00.5+00", "2026-03-02", "false", None, "2", "2026-03-02 00:00:00.000001"]])
+    assert after["many"]["commitment"] == commitment([[str(i), f"v{i}"] for i in range(5000)])
+    assert after["pipe_left"]["sha256"] == partition_sha256([["a|", "b", "1"]])
 
 
 # The same logical rows, physically different on each engine: column order, numeric scale, row order, the instant

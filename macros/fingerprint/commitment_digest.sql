@@ -58,18 +58,20 @@
    - the rows are sorted by (bucket, digest) in the C collation below the grouping, where parallel workers sort
      them, so the grouping needs no sort of its own. The ordered aggregates keep their `order by`, so the result
      never depends on the order rows arrive in; PostgreSQL 15 still sorts each group's input again there (16 skips
-     an input already in order). #}
+     an input already in order).
+   - pg_catalog.unnest, not unnest: an unnest(text[]) in any schema on the search path matches a text array better
+     than the built-in unnest(anyarray) and would stand in for it. #}
 {% macro postgres___commitment_sql(relation, row_digest, where, row_count, k) %}
   {% set sql %}
     select {{ dbt_backfill.sha256_hex("'c1:" ~ row_count ~ ":" ~ k ~ ":' || coalesce("
               ~ dbt_backfill._sorted_concat("bf_bucket || '=' || bf_bucket_digest", ",") ~ ", '')") }} as bf_commitment
     from (
-      select bf_bucket, {{ dbt_backfill.sha256_hex("string_agg(bf_row_digest, '' order by bf_row_digest)") }} as bf_bucket_digest
+      select bf_bucket, {{ dbt_backfill.sha256_hex("pg_catalog.string_agg(bf_row_digest, '' order by bf_row_digest)") }} as bf_bucket_digest
       from (
-        select {{ ('substr(bf_row_digest, 1, ' ~ k ~ ')') if k else "''" }} collate "C" as bf_bucket,
+        select {{ ('pg_catalog.substr(bf_row_digest, 1, ' ~ k ~ ')') if k else "''" }} collate "C" as bf_bucket,
                bf_row_digest collate "C" as bf_row_digest
         from (
-          select unnest(array[{{ row_digest }}]) as bf_row_digest
+          select pg_catalog.unnest(array[{{ row_digest }}]) as bf_row_digest
           from {{ relation }}
           {% if where %}where {{ where }}{% endif %}
         ) bf_rows
@@ -92,7 +94,7 @@
 
 {# PostgreSQL: the C collation, so the order is the bytes' whatever the database's collation. #}
 {% macro postgres___sorted_concat(expression, separator) %}
-  {{ return("string_agg(" ~ expression ~ ", '" ~ separator ~ "' order by " ~ expression ~ " collate \"C\")") }}
+  {{ return("pg_catalog.string_agg(" ~ expression ~ ", '" ~ separator ~ "' order by " ~ expression ~ " collate \"C\")") }}
 {% endmacro %}
 
 {% macro spark___sorted_concat(expression, separator) %}

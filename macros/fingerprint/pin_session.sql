@@ -12,9 +12,16 @@
 
 {% macro postgres__pin_session() %}
   {# IntervalStyle and lc_monetary decide how an interval and a money value print (both are 'other' types, written
-     as PostgreSQL prints them) #}
+     as PostgreSQL prints them).
+     search_path: pg_catalog first, then the session's own path. PostgreSQL searches pg_catalog first only when the
+     path does not name it; a role or database set to `public, pg_catalog` would let a public.lower(text) or an
+     operator ||(text, text) replace the built-in in everything fingerprinted, committed or written. The leaves also
+     name pg_catalog where another schema could match an argument better than the built-in does. #}
+  {% set remembered = graph.get('dbt_backfill_session', {}).get(invocation_id, {}) %}
+  {% set session_search_path = remembered.get('search_path') or dbt_backfill._current_setting('search_path') %}
   {% do dbt_backfill._pin_settings({'TimeZone': 'UTC', 'DateStyle': 'ISO, YMD', 'extra_float_digits': '1',
-                                    'IntervalStyle': 'postgres', 'lc_monetary': 'C'}) %}
+                                    'IntervalStyle': 'postgres', 'lc_monetary': 'C',
+                                    'search_path': 'pg_catalog, ' ~ session_search_path}) %}
 {% endmacro %}
 
 {# DuckDB: timestamptz renders through an explicit UTC conversion; the time zone is pinned anyway so that nothing
@@ -56,6 +63,10 @@
   {{ return(dbt_backfill._execute('select current_setting(' ~ dbt_backfill._sql_literal(name) ~ ')').rows[0][0]) }}
 {% endmacro %}
 
+{% macro postgres___current_setting(name) %}
+  {{ return(dbt_backfill._execute('select pg_catalog.current_setting(' ~ dbt_backfill._sql_literal(name) ~ ')').rows[0][0]) }}
+{% endmacro %}
+
 {% macro spark___current_setting(name) %}
   {{ return(dbt_backfill._execute('set ' ~ name).rows[0][1]) }}
 {% endmacro %}
@@ -66,7 +77,7 @@
 
 {# set_config takes its value as a literal, so a remembered value is quoted like any other. #}
 {% macro postgres___set_setting(name, value) %}
-  {% do dbt_backfill._execute('select set_config(' ~ dbt_backfill._sql_literal(name) ~ ', ' ~ dbt_backfill._sql_literal(value) ~ ', false)', fetch=false) %}
+  {% do dbt_backfill._execute('select pg_catalog.set_config(' ~ dbt_backfill._sql_literal(name) ~ ', ' ~ dbt_backfill._sql_literal(value) ~ ', false)', fetch=false) %}
 {% endmacro %}
 
 {% macro default___set_setting(name, value) %}

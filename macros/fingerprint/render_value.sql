@@ -10,14 +10,16 @@
 {% endmacro %}
 
 {# PostgreSQL: the session is pinned by pin_session (DateStyle ISO, TimeZone UTC), so dates, timestamps and
-   timestamptz print in the canonical form with ::text, the cheapest render there is (to_char cost 2.5x). #}
+   timestamptz print in the canonical form with ::text, the cheapest render there is (to_char cost 2.5x). Functions
+   are named in pg_catalog: a trim_scale of a domain over numeric, in any schema on the search path, would match a
+   domain-typed column better than the built-in. #}
 {% macro postgres__render_value(quoted_column, family) %}
   {%- if family == 'decimal' -%}
-    {{ return("trim_scale(" ~ quoted_column ~ ")::text") }}
+    {{ return("pg_catalog.trim_scale(" ~ quoted_column ~ ")::text") }}
   {%- elif family == 'uuid' -%}
-    {{ return("lower(" ~ quoted_column ~ "::text)") }}
+    {{ return("pg_catalog.lower(" ~ quoted_column ~ "::text)") }}
   {%- elif family == 'binary' -%}
-    {{ return("encode(" ~ quoted_column ~ ", 'hex')") }}
+    {{ return("pg_catalog.encode(" ~ quoted_column ~ ", 'hex')") }}
   {%- else -%}
     {# text, integer, boolean (true/false), date, timestamp, timestamptz (UTC, +00), float, and everything else
        as PostgreSQL prints it (arrays quote their elements; IntervalStyle and lc_monetary are pinned) #}

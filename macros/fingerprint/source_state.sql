@@ -19,13 +19,14 @@
   about a third of the COPY floor (a sixth of the canonical fingerprint; bench/ P3). A table rewrite (VACUUM FULL,
   CLUSTER) changes it too, which refuses a plan that could have gone ahead: the safe direction.
   A view (or anything else) is read for its content, each row's text hashed: that is what shows a clock_timestamp()
-  or random() in a view.
+  or random() in a view. pg_catalog.hashtextextended: the built-in takes a bigint seed, so a
+  hashtextextended(text, integer) in any schema on the search path would match the literal 0 better.
 #}
 {% macro postgres__source_state(relation, columns, where) %}
   {% set actual = adapter.get_relation(database=relation.database, schema=relation.schema, identifier=relation.identifier) %}
   {% set method = 'row versions' if actual is not none and actual.is_table else 'content' %}
   {% set hashed = "tableoid::text || ':' || ctid::text || ':' || xmin::text" if method == 'row versions' else 'bf_source::text' %}
-  {% set row = dbt_backfill._execute("select cast(count(*) as text) as row_count, cast(coalesce(sum(hashtextextended("
+  {% set row = dbt_backfill._execute("select cast(count(*) as text) as row_count, cast(coalesce(sum(pg_catalog.hashtextextended("
       ~ hashed ~ ", 0)), 0) as text) as state from " ~ relation ~ " as bf_source"
       ~ (" where " ~ where if where else "")).rows[0] %}
   {{ return({'method': method, 'row_count': row['row_count'] | int, 'state': row['state'] | string}) }}

@@ -10,7 +10,7 @@
 
 {# PostgreSQL: session-level, so it outlives each partition's commit and ends with the operation's connection. #}
 {% macro postgres__acquire_target_lock(target_relation) %}
-  {% set got = dbt_backfill._execute('select pg_try_advisory_lock(' ~ dbt_backfill._lock_key(target_relation) ~ ') as bf_got').rows[0]['bf_got'] %}
+  {% set got = dbt_backfill._execute('select pg_catalog.pg_try_advisory_lock(' ~ dbt_backfill._lock_key(target_relation) ~ ') as bf_got').rows[0]['bf_got'] %}
   {% do dbt_backfill._commit() %}
   {% if not got %}
     {% do dbt_backfill._refuse('locked',

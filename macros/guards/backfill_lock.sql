@@ -21,7 +21,7 @@
    model ends, which releases it whatever happened to the model's transactions. #}
 {% macro postgres__backfill_lock() %}
   {% if not execute %}{{ return('') }}{% endif %}
-  {{ return('select pg_advisory_lock(' ~ dbt_backfill._lock_key(this) ~ ') /* dbt_backfill: wait for any backfill of this table */') }}
+  {{ return('select pg_catalog.pg_advisory_lock(' ~ dbt_backfill._lock_key(this) ~ ') /* dbt_backfill: wait for any backfill of this table */') }}
 {% endmacro %}
 
 {# DuckDB: a database file has one writing process at a time; dbt-duckdb holds it for the whole run, so a
@@ -30,9 +30,11 @@
   {{ return('') }}
 {% endmacro %}
 
-{# The two-int advisory-lock key of a table: a fixed class for dbt-backfill, and the hash of its name. #}
+{# The two-int advisory-lock key of a table: a fixed class for dbt-backfill, and the hash of its name. The lock
+   functions and hashtext are named in pg_catalog: the pre-hook runs in the scheduled run's session, under the
+   user's search_path, where a function of the same name could otherwise stand in for them. #}
 {% macro _lock_key(relation) %}
-  {{ return("1684167270, hashtext(" ~ dbt_backfill._sql_literal('dbt_backfill:' ~ dbt_backfill._relation_name(relation) | lower) ~ ")") }}
+  {{ return("1684167270, pg_catalog.hashtext(" ~ dbt_backfill._sql_literal('dbt_backfill:' ~ dbt_backfill._relation_name(relation) | lower) ~ ")") }}
 {% endmacro %}
 
 {# Spark: nothing to wait on (see acquire_target_lock). #}

@@ -24,7 +24,7 @@
 {% endmacro %}
 
 {% macro postgres___bucket_of(key_expression) %}
-  {{ return('(hashtext(' ~ key_expression ~ ') & 4095)') }}
+  {{ return('(pg_catalog.hashtext(' ~ key_expression ~ ') & 4095)') }}
 {% endmacro %}
 
 {% macro duckdb___bucket_of(key_expression) %}
