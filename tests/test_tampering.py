@@ -5,7 +5,9 @@ rows: nothing outside the approved partitions is ever written, and a refused par
 import json
 import re
 import secrets
+import sys
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 import yaml
@@ -659,3 +661,43 @@ def test_two_enum_types_are_two_types_though_postgresql_calls_both_user_defined(
                         json.dumps({"status_expr": "cast(status as analytics.status_b)"}))
     refused(result, "the model now produces status as analytics.status_b (the target: analytics.status_a)")
     assert (snapshot(trips), trips.rows("analytics.fct_trips_variant")) == (before, variant)
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_a_search_path_naming_a_schema_others_may_create_in_is_refused_before_anything_is_done(trips):
+    """CVE-2018-1058: PostgreSQL resolves `=` on a varchar column, `max` of a varchar or `count` of an integer to the
+    closest match in any schema on the search_path, so a role that may create in one of them decides what the
+    checks and the DELETE see. Planned and approved on a safe path, then run where the role's search_path names
+    such a schema: every command refuses before it reads or writes anything; with CREATE revoked it goes ahead."""
+    path, packet = approved(trips)
+    before, stages_before = snapshot(trips), trips.backend.tables_in("analytics_backfill")
+    audit = "select event, partition_value from analytics_backfill.dbt_backfill_audit order by recorded_at, event"
+    audit_before = trips.query(audit)
+    mallory = f"mallory_{secrets.token_hex(3)}"
+    trips.query(f"create role {mallory} nologin; create schema shared; grant usage, create on schema shared to {mallory}")
+    unsafe = {**trips.env, "PGOPTIONS": "-c search_path=analytics,shared"}
+    options = ["--project-dir", str(trips.dir), "--profiles-dir", str(trips.dir)]
+    other = trips.dir / "backfills" / "on_an_unsafe_path.yml"
+
+    def run(*command):
+        return trips._run([str(Path(sys.executable).parent / "dbt-backfill"), *command, *options], env=unsafe)
+    try:
+        for grantee, shown in ((mallory, mallory), ("public", "PUBLIC (every role)")):
+            if grantee == "public":
+                trips.query(f"revoke create on schema shared from {mallory}; grant create on schema shared to public")
+            for command in (["apply", str(path)], ["plan", "fct_trips", "--partitions", "2026-03-01", "--out", str(other)],
+                            ["rollback", str(path)], ["history", "fct_trips"]):
+                result = run(*command)
+                refused(result, f"the search_path of this session (analytics,shared) names schema(s) where roles that "
+                                f"cannot act as {trips.backend.server.user} may create functions and operators: "
+                                f"\"shared\" ({shown}).")
+                assert "Nothing was done." in result.stderr
+                assert snapshot(trips) == before and not other.exists()
+                assert trips.backend.tables_in("analytics_backfill") == stages_before
+        assert trips.query(audit) == audit_before  # nothing recorded: nothing happened
+        trips.query("revoke create on schema shared from public")
+        applied = run("apply", str(path))
+        assert applied.returncode == 0, applied.output
+        assert snapshot(trips)["analytics.fct_trips"] != before["analytics.fct_trips"]
+    finally:
+        trips.query(f"drop schema shared cascade; drop role {mallory}")

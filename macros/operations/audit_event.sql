@@ -1,6 +1,7 @@
 {# Record one audit event from the CLI (a refusal decided in Python, an approval seen by apply), committed.
    dbt run-operation dbt_backfill.audit_event --args '{target: {...}, event: refused, run_id: ..., fields: {...}}' #}
 {% macro audit_event(target, event, run_id, fields={}) %}
+  {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% set target_relation = dbt_backfill._relation(target) %}
   {% do dbt_backfill._ensure_audit_table(target_relation) %}
   {% if event == 'planned' %}

@@ -1,6 +1,7 @@
 {# The audit trail, oldest first, optionally for one model; emits `history`: [{column: text}].
    dbt run-operation dbt_backfill.audit_history --args '{target: {database, schema, identifier} | null, model: ...}' #}
 {% macro audit_history(audit_schema=none, model=none, limit=1000) %}
+  {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% set string_type = dbt.type_string() %}
   {% set audit = adapter.get_relation(database=target.database, schema=audit_schema or (target.schema ~ '_backfill'),
                                       identifier='dbt_backfill_audit') %}

@@ -20,6 +20,7 @@
   Emits `orphans`: {relations: [{run_id, model, relation, kind, action: drop|dropped|keep, reason}], audits}.
 #}
 {% macro clean_orphans(run_id=none, older_than_hours=24, drop=false, drop_backups=false, cleaned_by=none) %}
+  {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% if run_id is not none and not modules.re.fullmatch('[a-z0-9_]{1,40}', run_id | string) %}
     {% do dbt_backfill._fail('run id ' ~ tojson(run_id) ~ ' is not one a plan makes (lower-case letters, digits and '
         ~ 'underscores). Nothing was dropped.') %}

@@ -5,6 +5,7 @@
   `dbt-backfill verify`, which says "rolled back at ..." from it rather than raising a mismatch alarm.
 #}
 {% macro run_history(target, run_id) %}
+  {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% set target_relation = dbt_backfill._relation(target) %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
   {% set events = [] %}

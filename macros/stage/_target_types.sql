@@ -75,9 +75,9 @@
 {% macro postgres___declared_types(relation) %}
   {% set types = {} %}
   {% set query %}
-    select a.attname as name, format_type(a.atttypid, a.atttypmod) as declared
+    select a.attname as name, pg_catalog.format_type(a.atttypid, a.atttypmod) as declared
     from pg_catalog.pg_attribute a
-    where a.attrelid = to_regclass({{ dbt_backfill._sql_literal(adapter.quote(relation.schema) ~ '.' ~ adapter.quote(relation.identifier)) }})
+    where a.attrelid = pg_catalog.to_regclass({{ dbt_backfill._sql_literal(adapter.quote(relation.schema) ~ '.' ~ adapter.quote(relation.identifier)) }})
       and a.attnum > 0 and not a.attisdropped
   {% endset %}
   {% for row in dbt_backfill._execute(query).rows %}

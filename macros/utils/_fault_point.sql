@@ -8,7 +8,7 @@
   {% if env_var('DBT_BACKFILL_FAULT_POINT', '') == name %}
     {% do log('dbt_backfill fault point: ' ~ name, info=True) %}
     {% if adapter.type() == 'postgres' %}
-      {% do dbt_backfill._execute('select pg_advisory_lock(1684167271, 0); select pg_advisory_unlock(1684167271, 0)', fetch=false) %}
+      {% do dbt_backfill._execute('select pg_catalog.pg_advisory_lock(1684167271, 0); select pg_catalog.pg_advisory_unlock(1684167271, 0)', fetch=false) %}
     {% else %}
       {% do dbt_backfill._execute('select sum(i) from range(1000000000000) as t(i)', fetch=false) %}
     {% endif %}

@@ -9,6 +9,7 @@
   meta.backfill, since a run id names no table. Refuses when no packet, or more than one, is recorded.
 #}
 {% macro _recorded_packet(run_id) %}
+  {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% set audits = {} %}
   {% for node in graph.nodes.values() | selectattr('resource_type', 'equalto', 'model') %}
     {% if ((node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill')) %}

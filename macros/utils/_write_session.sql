@@ -1,13 +1,14 @@
 {#
-  What every operation that writes the target (apply, rollback) does first: check the packet against the project
-  (_check_packet), pin the session, take the table's backfill lock (refused when held), resolve the scope against
+  What every operation that writes the target (apply, rollback) does first: pin the session, check the packet
+  against the project (_check_packet), take the table's backfill lock (refused when held), resolve the scope against
   the target, and make sure the audit table exists.
   Returns {relation, scope, columns, planned, audit_fields}; planned is the plan's record (_check_packet); audit_fields are the columns every audit row of the run carries.
 #}
 {% macro _write_session(target, model, partition_by, business_key, additive, material_columns, approval, run_id,
                         partitions, packet_sha256=none) %}
-  {% set planned = dbt_backfill._check_packet(model, target, run_id, partitions, packet_sha256) %}
+  {# pinned first: the packet's checks read the audit table through the session's search_path too #}
   {% do dbt_backfill.pin_session() %}
+  {% set planned = dbt_backfill._check_packet(model, target, run_id, partitions, packet_sha256) %}
   {% set target_relation = dbt_backfill._target_relation(target) %}
   {% do dbt_backfill.acquire_target_lock(target_relation) %}
   {% set session = {

@@ -1,0 +1,54 @@
+{#
+  Refuse to work in a session whose search_path names a schema where a role that cannot already act as this one
+  may create objects. PostgreSQL resolves every function, operator and type name through the search_path and
+  prefers the closest match in any schema on it (CVE-2018-1058): `=` on a varchar partition column, `max` of a
+  varchar watermark or `count` of an integer find a better match in such a schema than the built-in does, so its
+  owner's code would decide which rows a DELETE removes, what a check sees and whether a refusal fires, with this
+  role's privileges. Naming pg_catalog in every statement cannot close that (dbt's own catalog queries name
+  neither), so the session is refused where the hole exists.
+
+  Trusted to create on the path: superusers, the database owner (pg_database_owner), and roles that are members of
+  the current role (they can act as it already). Anyone else, PUBLIC included, is not.
+  Called first by every operation on PostgreSQL (pin_session, and those that do not pin); a no-op elsewhere.
+#}
+{% macro refuse_unsafe_search_path() %}
+  {{ return(adapter.dispatch('refuse_unsafe_search_path', 'dbt_backfill')()) }}
+{% endmacro %}
+
+{% macro default__refuse_unsafe_search_path() %}
+  {{ return(none) }}
+{% endmacro %}
+
+{# Every name in the statement is pg_catalog's, and its operators are named with OPERATOR(): it runs before the
+   session is known to be safe. #}
+{% macro postgres__refuse_unsafe_search_path() %}
+  {% set query %}
+    select n.nspname::text as schema_name,
+           case when pg_catalog.has_schema_privilege('public', n.oid, 'CREATE') then 'PUBLIC (every role)'
+                else pg_catalog.string_agg(r.rolname::text, ', ' order by r.rolname::text) end as roles,
+           pg_catalog.current_setting('search_path') as search_path,
+           current_user::text as acting_role
+    from pg_catalog.unnest(pg_catalog.current_schemas(false)) with ordinality as path(nspname, position)
+    join pg_catalog.pg_namespace n on n.nspname OPERATOR(pg_catalog.=) path.nspname
+    join pg_catalog.pg_roles r on pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE')
+    where not r.rolsuper
+      and r.rolname OPERATOR(pg_catalog.<>) 'pg_database_owner'::name
+      and r.oid OPERATOR(pg_catalog.<>) (select d.datdba from pg_catalog.pg_database d
+                                         where d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
+      and not pg_catalog.pg_has_role(r.oid, current_user, 'MEMBER')
+    group by n.nspname, n.oid, path.position
+    order by path.position
+  {% endset %}
+  {% set unsafe = dbt_backfill._execute(query).rows %}
+  {% if unsafe %}
+    {% set named = [] %}
+    {% for row in unsafe %}{% do named.append('"' ~ row['schema_name'] ~ '" (' ~ row['roles'] ~ ')') %}{% endfor %}
+    {% do dbt_backfill._refuse('unsafe_search_path',
+        'the search_path of this session (' ~ unsafe[0]['search_path'] ~ ') names schema(s) where roles that cannot '
+        ~ 'act as ' ~ unsafe[0]['acting_role'] ~ ' may create functions and operators: ' ~ named | join(', ') ~ '. One '
+        ~ 'of them could stand in for a built-in in the checks and writes of this backfill, with the privileges of '
+        ~ unsafe[0]['acting_role'] ~ ' (PostgreSQL CVE-2018-1058). Nothing was done. Take the schema off the role\'s '
+        ~ 'search_path (the profile\'s search_path, ALTER ROLE ... SET search_path), or revoke CREATE on it.',
+        {'schemas': unsafe | map(attribute='schema_name') | list}) %}
+  {% endif %}
+{% endmacro %}
