@@ -39,7 +39,6 @@ def planned(request, projects, tmp_path_factory):
     assert project.seed_result.returncode == 0, project.seed_result.output
     project.seed = yaml.safe_load(project.seed_path.read_text())
     project.published = project.rows()
-    project.stage_schema_before = project.backend.tables_in("analytics_backfill")
     yield project
     project.close()
 
@@ -162,6 +161,7 @@ def test_a_business_key_holding_the_partition_column_cannot_see_a_move_and_the_r
 def test_a_key_that_moved_into_the_named_partition_from_one_not_named_is_refused_by_the_plan(planned):
     # trip 1001 moves from 2026-03-01 to 2026-03-02 and only 2026-03-02 is named: the target keeps it on 03-01
     out = planned.dir / "backfills" / "moved_one_side.yml"
+    stages_before = planned.backend.tables_in("analytics_backfill")  # the module's other plans keep theirs
     result = planned.plan("fct_trips_variant", ["2026-03-02"], "--out", str(out), "--vars", "{move_trip: 1001}")
     assert result.returncode == 3, result.output
     assert result.stderr.startswith(
@@ -169,7 +169,7 @@ def test_a_key_that_moved_into_the_named_partition_from_one_not_named_is_refused
         "2026-03-01): a row moved between partitions and only one side is named. Name every partition it moved "
         "between. No packet was written and the target is unchanged. Its stages were dropped"), result.stderr
     assert not out.exists()
-    assert planned.backend.tables_in("analytics_backfill") == planned.stage_schema_before
+    assert planned.backend.tables_in("analytics_backfill") == stages_before
     assert planned.rows() == planned.published
 
 
@@ -177,6 +177,7 @@ def test_a_key_in_two_named_stages_is_refused_by_the_plan(planned):
     # 2026-03-02's trips 1006..1009 take the keys 1001..1004, which 2026-03-01's stage holds too: each stage is
     # unique on its own, and the target holds those keys only in the named partitions (only the stages meet)
     out = planned.dir / "backfills" / "two_stages.yml"
+    stages_before = planned.backend.tables_in("analytics_backfill")
     result = planned.plan("fct_trips_variant", ["2026-03-01", "2026-03-02"], "--out", str(out),
                           "--vars", "{key_expr: 'case when trip_id >= 1006 then trip_id - 5 else trip_id end'}")
     assert result.returncode == 3, result.output
@@ -184,7 +185,7 @@ def test_a_key_in_two_named_stages_is_refused_by_the_plan(planned):
     assert result.stderr.startswith(f"refused: after the backfill these keys would be in two partitions ({described})"
                                     ": a row moved between partitions"), result.stderr
     assert not out.exists()
-    assert planned.backend.tables_in("analytics_backfill") == planned.stage_schema_before
+    assert planned.backend.tables_in("analytics_backfill") == stages_before
     assert planned.rows() == planned.published
 
 
