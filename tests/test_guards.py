@@ -49,6 +49,39 @@ def test_full_refresh_is_blocked_however_dbt_is_asked_and_unprotected_models_pas
     assert trips.dbt("run", "--full-refresh", "-s", "trip_events_volatile", "job_state").returncode == 0
 
 
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_a_full_refresh_goes_through_where_the_table_is_new_and_where_the_run_says_why(trips):
+    from test_state_and_audit import add_output
+    profile = yaml.safe_load((trips.dir / "profiles.yml").read_text())["dbt_backfill_integration_tests"]
+    add_output(trips, "ci", {**profile["outputs"][profile["target"]], "schema": "ci_fresh"})
+    # a fresh schema (CI, a new dev schema): nothing is published there, so there is nothing to protect
+    fresh = trips.dbt("run", "--full-refresh", "-s", "fct_trips", "--target", "ci")
+    assert fresh.returncode == 0, fresh.output
+    built = trips.rows("ci_fresh.fct_trips")
+    assert len(built) == trips.query("select count(distinct trip_id) from raw.trip_events")[0][0]
+    # once published there, it is protected there too
+    again = trips.dbt("run", "--full-refresh", "-s", "fct_trips", "--target", "ci")
+    assert again.returncode != 0 and "fct_trips is protected" in again.output
+    assert trips.rows("ci_fresh.fct_trips") == built
+
+    # the published table, rebuilt on purpose: a reason is required, and recorded beside the table
+    before = trips.rows()
+    blank = trips.dbt("run", "--full-refresh", "-s", "fct_trips", "--vars", "{dbt_backfill_allow_full_refresh: ' '}")
+    assert blank.returncode != 0 and 'the var must be a non-empty text, got " "' in blank.output, blank.output
+    assert trips.rows() == before
+    assert "dbt_backfill_audit" not in trips.backend.tables_in("analytics_backfill")
+    reason = "fare changed type (ticket 42)"
+    # the README's command, verbatim
+    allowed = trips.dbt("run", "--full-refresh", "-s", "fct_trips", "--vars",
+                        '{dbt_backfill_allow_full_refresh: "fare changed type (ticket 42)"}')
+    assert allowed.returncode == 0, allowed.output
+    assert trips.rows() == built != before  # rebuilt whole from the source, corrections included
+    assert trips.query("select event, model, outcome, detail from analytics_backfill.dbt_backfill_audit") == [
+        ("full_refresh", "fct_trips", "allowed", reason)]
+    history = trips.backfill("history", "fct_trips", "--json")
+    assert [(e["event"], e["detail"]) for e in history.json()["events"]] == [("full_refresh", reason)]
+
 # the state table's watermark is its fingerprint, read as every fingerprint is; Spark's watermark is proved by the
 # two tests below (a query watermark rolled back from the backups, a column watermark allowed to move): not run again
 # on Spark, where it cost ~80 s

@@ -706,3 +706,85 @@ def test_a_clean_the_database_refuses_says_what_it_read_is_left(trips):
             and f"{stage['identifier']}" in first), result.stderr
     assert stage_tables(trips, packet["run_id"]) == before and len(before) == 6
     assert trips.query("select count(*) from information_schema.views where table_name = 'on_a_stage'") == [(1,)]
+
+
+# -- one audit location: every writer and every reader find it the same way (issue 19, item 3) ----------------------
+
+VENDOR_AUDIT = "analytics_finance_backfill.dbt_backfill_audit"  # beside analytics_finance.vendor_trips_by_day
+
+
+def repaired_vendor_day(project):
+    """fct_vendor_trips (custom schema `finance`, an alias, an ephemeral staging model upstream): one day planned,
+    approved and applied through the CLI. Returns the packet as data."""
+    out = project.dir / "backfills" / "vendor.yml"
+    planned = project.plan("fct_vendor_trips", ["2026-03-02"], "--out", str(out))
+    assert planned.returncode == 0, planned.output
+    assert project.approve(out).returncode == 0
+    applied = project.backfill("apply", str(out))
+    assert applied.returncode == 0, applied.output
+    return yaml.safe_load(out.read_text())
+
+
+def test_history_reads_the_audit_where_a_custom_schema_model_wrote_it(trips):
+    packet = repaired_vendor_day(trips)
+    assert packet["target"].endswith(".analytics_finance.vendor_trips_by_day")
+    written = trips.query(f"select event, partition_value from {VENDOR_AUDIT} order by recorded_at, event")
+    assert ("partition_replaced", "2026-03-02") in written
+    assert trips.backend.tables_in("analytics_backfill") == []  # the profile schema's: never written
+
+    history = trips.backfill("history", "fct_vendor_trips", "--json")
+    assert history.returncode == 0, history.output
+    result = history.json()
+    assert [a.split(".", 1)[1] for a in result["audits"]] == [VENDOR_AUDIT]  # <database>.<schema>.<table>
+    assert sorted((e["event"], e["partition_value"]) for e in result["events"]) == sorted(written)
+    shown = trips.backfill("history", "fct_vendor_trips")
+    assert shown.returncode == 0, shown.output
+    assert shown.stdout.splitlines()[0] == (f"Audit trail in {result['audits'][0]} for fct_vendor_trips: "
+                                            f"{len(written)} event(s).")
+    # every model with meta.backfill: the vendor model's audit is among those read
+    everything = trips.backfill("history", "--json")
+    assert everything.returncode == 0 and everything.json()["audits"] == result["audits"]
+
+
+def test_history_filters_by_run_time_and_count_and_refuses_what_it_cannot_read(trips):
+    packet = repaired_vendor_day(trips)
+
+    def events(*options):
+        shown = trips.backfill("history", "fct_vendor_trips", "--json", *options)
+        assert shown.returncode == 0, shown.output
+        return shown.json()["events"]
+    every = events()
+    assert events("--run", packet["run_id"]) == every and {e["run_id"] for e in every} == {packet["run_id"]}
+    assert events("--run", "20200101_000000_none") == []
+    assert [e["recorded_at"] for e in events("--limit", "2")] == [e["recorded_at"] for e in every][-2:]
+    assert events("--since", "2999-01-01") == []
+    assert events("--since", "2000-01-01T00:00:00+02:00") == every
+
+    unknown = trips.backfill("history", "fct_nothing")
+    assert unknown.returncode == 1, unknown.output
+    assert unknown.stderr.strip() == ("error: no model(s) named \"fct_nothing\" in this dbt project. Nothing was "
+                                      "changed."), unknown.stderr
+    bad_since = trips.backfill("history", "fct_vendor_trips", "--since", "last tuesday")
+    assert bad_since.returncode == 1, bad_since.output
+    assert bad_since.stderr.strip() == ("error: since must be a date or an ISO date-time (2026-03-01, "
+                                        "2026-03-01T09:30:00+02:00), got \"last tuesday\". Nothing was read.")
+
+
+def test_the_documented_var_moves_the_audit_for_every_writer_and_reader(trips):
+    moved = ["--vars", "{dbt_backfill_audit_schema: backfill_audit}"]
+    out = trips.dir / "backfills" / "moved_audit.yml"
+    planned = trips.plan("fct_trips", ["2026-03-01"], "--out", str(out), *moved)
+    assert planned.returncode == 0, planned.output
+    assert trips.approve(out).returncode == 0
+    applied = trips.backfill("apply", str(out), *moved)
+    assert applied.returncode == 0, applied.output
+    written = trips.query("select event, partition_value from backfill_audit.dbt_backfill_audit order by recorded_at, event")
+    assert ("partition_replaced", "2026-03-01") in written
+    assert "dbt_backfill_audit" not in trips.backend.tables_in("analytics_backfill")
+    history = trips.backfill("history", "fct_trips", "--json", *moved)
+    assert history.returncode == 0, history.output
+    assert sorted((e["event"], e["partition_value"]) for e in history.json()["events"]) == sorted(written)
+    # without the var the reader looks where the writers did not write, and says so
+    elsewhere = trips.backfill("history", "fct_trips")
+    assert elsewhere.returncode == 0, elsewhere.output
+    assert elsewhere.stdout.startswith("No audit table yet (") and "analytics_backfill.dbt_backfill_audit" in elsewhere.stdout

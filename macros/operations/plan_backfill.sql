@@ -45,7 +45,7 @@
       'apply': apply_command,
       'verify': "`dbt run-operation dbt_backfill.verify_backfill --args '{run_id: " ~ run_id ~ "}'`",
       'rollback': "`dbt run-operation dbt_backfill.rollback_backfill --args '{run_id: " ~ run_id ~ "}'`",
-      'history': "`dbt run-operation dbt_backfill.audit_history --args '{model: " ~ model ~ "}'`"} %}
+      'history': "`dbt run-operation dbt_backfill.backfill_history --args '{model: " ~ model ~ "}'`"} %}
 
   {% set plan = dbt_backfill._plan(run_id, node.name, target_ref, model_sql, spec.partition_by, names.business_key,
       partitions, none, names.order_by, names.additive, names.exclude_columns, spec.get('stage_schema'), watermark,

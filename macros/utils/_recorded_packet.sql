@@ -10,13 +10,7 @@
 #}
 {% macro _recorded_packet(run_id) %}
   {% do dbt_backfill.refuse_unsafe_search_path() %}
-  {% set audits = {} %}
-  {% for node in graph.nodes.values() | selectattr('resource_type', 'equalto', 'model') %}
-    {% if ((node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill')) %}
-      {% set audit = dbt_backfill._audit_relation(api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias or node.name)) %}
-      {% do audits.update({dbt_backfill._relation_name(audit): audit}) %}
-    {% endif %}
-  {% endfor %}
+  {% set audits = dbt_backfill._audit_relations() %}
   {% set found = [] %}
   {% for name, audit in audits.items() %}
     {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}

@@ -485,24 +485,34 @@ def clean(packet, run_id, orphans, older_than, yes, drop_backups, by, project_di
 
 @main.command()
 @click.argument("model", required=False)
-@click.option("--audit-schema", default=None, help="Where the audit table is (default: <target schema>_backfill).")
+@click.option("--run", "run_id", default=None, help="Only this run's events.")
+@click.option("--since", default=None, help="Only events recorded since: a date or an ISO date-time (UTC unless it "
+                                            "carries an offset).")
+@click.option("--limit", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="At most this many events: the newest, shown oldest first.")
 @dbt_options
 @json_option
 @handles_outcomes
-def history(model, audit_schema, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
-    """The audit trail (planned, approved, replaced, verified, rolled back, refused), oldest first."""
-    result = read_history(runner_from(project_dir, profiles_dir, dbt_target, dbt_vars), model, audit_schema)
+def history(model, run_id, since, limit, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
+    """The audit trail (planned, approved, replaced, verified, rolled back, refused), oldest first: of MODEL, or of
+    every model with meta.backfill, read where apply and rollback write it (beside each model's relation, custom
+    schemas included, or the var dbt_backfill_audit_schema)."""
+    result = read_history(runner_from(project_dir, profiles_dir, dbt_target, dbt_vars), model, run_id, since, limit)
     if as_json:
         click.echo(json.dumps(result))
         return
-    if not result["audit"]:
-        click.echo("No audit table yet: nothing has been planned on this target.")
+    if not result["audits"]:
+        click.echo(f"No audit table yet ({', '.join(result['looked_in']) or 'no model declares meta.backfill'}): "
+                   f"nothing has been planned {'for ' + model if model else 'here'}.")
         return
-    click.echo(f"Audit trail in {result['audit']}{' for ' + model if model else ''}:")
-    click.echo(_table(["recorded at", "run", "model", "event", "partition", "approved by", "outcome"],
-                      [[e["recorded_at"][:19], e["run_id"] or "", e["model"] or "", e["event"],
-                        e["partition_value"] or "", e["approved_by"] or "", (e["outcome"] or "")[:60]]
-                       for e in result["events"]]))
+    click.echo(f"Audit trail in {', '.join(result['audits'])}{' for ' + model if model else ''}"
+               f"{', run ' + run_id if run_id else ''}{', since ' + since if since else ''}: "
+               f"{len(result['events'])} event(s).")
+    if result["events"]:
+        click.echo(_table(["recorded at", "run", "model", "event", "partition", "approved by", "outcome"],
+                          [[e["recorded_at"][:19], e["run_id"] or "", e["model"] or "", e["event"],
+                            e["partition_value"] or "", e["approved_by"] or "", (e["outcome"] or "")[:60]]
+                           for e in result["events"]]))
 
 
 if __name__ == "__main__":

@@ -40,6 +40,10 @@ def audited(runner: DbtRunner, target: RelationRef, run_id: str | None, model: s
         raise
 
 
-def history(runner: DbtRunner, model: str | None, audit_schema: str | None) -> dict[str, Any]:
-    invocation = runner.run_operation("audit_history", {"model": model, "audit_schema": audit_schema})
+def history(runner: DbtRunner, model: str | None, run_id: str | None = None, since: str | None = None,
+            limit: int = 1000) -> dict[str, Any]:
+    """The audit trail as backfill_history reads it: {audits, looked_in, events}. The audit tables are found as
+    every writer finds them (beside each model's relation, or the var dbt_backfill_audit_schema)."""
+    invocation = runner.run_operation("backfill_history", {"model": model, "run_id": run_id, "since": since,
+                                                           "limit": limit})
     return invocation.first("history")

@@ -1,0 +1,84 @@
+{#
+  The audit trail, oldest first: of `model` (it must be a model of the project), else of every model that declares
+  meta.backfill, read where apply, rollback and clean wrote it (_audit_relations: beside the model's own relation,
+  custom schemas included, or the var dbt_backfill_audit_schema). Optionally one run, events since an instant, and
+  at most `limit` events (the newest, shown oldest first). Only reads. Logs the events as a table and emits
+  `history`: {audits, events: [{column: text}]}.
+
+  dbt run-operation dbt_backfill.backfill_history --args '{model: fct_trips, since: 2026-03-01, limit: 50}'
+  optional: run_id: <run id>; since: a date or an ISO instant (UTC unless it carries an offset)
+#}
+{% macro backfill_history(model=none, run_id=none, since=none, limit=1000) %}
+  {% if not execute %}{{ return('') }}{% endif %}
+  {% do dbt_backfill.refuse_unsafe_search_path() %}
+  {% set limit = dbt_backfill._positive_integer(limit, 'limit') %}
+  {% set since_instant = dbt_backfill._instant_literal(since, 'since') if since is not none else none %}
+  {% set string_type = dbt.type_string() %}
+  {% set audits = dbt_backfill._audit_relations(model) %}
+  {% set found = [] %}
+  {% set events = [] %}
+  {% for name, audit in audits.items() | sort %}
+    {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
+      {% do found.append(name) %}
+      {% set conditions = [] %}
+      {% if model %}{% do conditions.append('model = ' ~ dbt_backfill._sql_literal(model)) %}{% endif %}
+      {% if run_id is not none %}{% do conditions.append('run_id = ' ~ dbt_backfill._sql_literal(run_id | string)) %}{% endif %}
+      {% if since_instant %}{% do conditions.append('recorded_at >= ' ~ since_instant) %}{% endif %}
+      {% set table = dbt_backfill._execute(
+          'select cast(recorded_at as ' ~ string_type ~ ') as recorded_at, recorded_at as bf_instant, run_id, model, '
+          ~ 'target, event, partition_value, packet_sha256, approved_by, fingerprint_before, fingerprint_after, '
+          ~ 'duration_ms, outcome, detail from ' ~ audit
+          ~ (' where ' ~ conditions | join(' and ') if conditions else '')
+          ~ ' order by recorded_at desc, run_id desc limit ' ~ limit) %}
+      {% for row in table.rows %}
+        {% set record = {} %}
+        {% for column in table.column_names %}{% do record.update({column: row[column]}) %}{% endfor %}
+        {% do events.append(record) %}
+      {% endfor %}
+    {% endif %}
+  {% endfor %}
+  {% do dbt_backfill._commit() %}
+  {# the newest `limit` of all the tables read, shown oldest first #}
+  {% set events = (events | sort(attribute='bf_instant', reverse=true) | list)[:limit] | reverse | list %}
+  {% for event in events %}{% do event.pop('bf_instant') %}{% endfor %}
+
+  {% set scope = ('model ' ~ model if model else 'every model with meta.backfill') ~ (', run ' ~ run_id if run_id is not none else '')
+                 ~ (', since ' ~ since if since is not none else '') %}
+  {% if not found %}
+    {% do log('No audit table yet for ' ~ scope ~ ' (looked for ' ~ audits.keys() | sort | join(', ') ~ '): nothing has been planned there.', info=true) %}
+  {% else %}
+    {% do log(events | length ~ ' event(s) for ' ~ scope ~ ' in ' ~ found | join(', ') ~ ', oldest first:', info=true) %}
+    {% for e in events %}
+      {% do log('  ' ~ (e.recorded_at | string)[:19] ~ '  ' ~ (e.run_id or '') ~ '  ' ~ (e.model or '') ~ '  ' ~ e.event
+                ~ ('  ' ~ e.partition_value if e.partition_value else '') ~ ('  by ' ~ e.approved_by if e.approved_by else '')
+                ~ ('  ' ~ (e.outcome | string)[:60] if e.outcome else ''), info=true) %}
+    {% endfor %}
+  {% endif %}
+  {% do dbt_backfill._emit_result('history', {'audits': found, 'looked_in': audits.keys() | sort, 'events': events}) %}
+{% endmacro %}
+
+{# A positive integer from what YAML or a person gives (5, '5'); anything else is refused as bad input. #}
+{% macro _positive_integer(value, name) %}
+  {% if value is not number and not (value is string and modules.re.fullmatch('[0-9]{1,9}', value)) or (value | int) < 1 %}
+    {% do dbt_backfill._fail(name ~ ' must be a positive integer, got ' ~ tojson(value | string) ~ '. Nothing was read.') %}
+  {% endif %}
+  {{ return(value | int) }}
+{% endmacro %}
+
+{# An instant as a SQL literal of the engine's instant type: a date (YAML reads `2026-03-01` as one) is its
+   midnight UTC; an ISO date-time without an offset is UTC. Anything else is refused as bad input. #}
+{% macro _instant_literal(value, name) %}
+  {% set text = value | string %}
+  {% set parsed = none %}
+  {% if modules.re.fullmatch('[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?([+-][0-9]{2}:[0-9]{2}|Z)?)?', text) %}
+    {% set parsed = modules.datetime.datetime.fromisoformat(text.replace('Z', '+00:00')) if 'T' in text or ' ' in text
+                    else modules.datetime.datetime.fromisoformat(text ~ 'T00:00:00') %}
+  {% endif %}
+  {% if parsed is none %}
+    {% do dbt_backfill._fail(name ~ ' must be a date or an ISO date-time (2026-03-01, 2026-03-01T09:30:00+02:00), got '
+        ~ tojson(text) ~ '. Nothing was read.') %}
+  {% endif %}
+  {% if parsed.tzinfo is none %}{% set parsed = parsed.replace(tzinfo=modules.pytz.utc) %}{% endif %}
+  {% set utc = parsed.astimezone(modules.pytz.utc) %}
+  {{ return('cast(' ~ dbt_backfill._sql_literal(utc.strftime('%Y-%m-%d %H:%M:%S.%f') ~ '+00:00') ~ ' as ' ~ dbt_backfill._instant_type() ~ ')') }}
+{% endmacro %}
