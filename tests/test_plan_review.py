@@ -650,3 +650,35 @@ def test_the_first_command_starts_from_the_parse_the_users_own_dbt_run_left_and_
         assert (hashlib.sha256(theirs.read_bytes()).hexdigest(), theirs.stat().st_mtime_ns) == before
     finally:
         project.close()
+
+
+# The README's pure-dbt commands as a person types them (YAML: unquoted dates, a name with spaces), on a model whose
+# SQL reads an ephemeral staging model and lands in a custom schema under an alias (a vendor package's shape)
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_the_pure_dbt_path_as_typed_on_a_model_reading_an_ephemeral_model(trips):
+    table = "analytics_finance.vendor_trips_by_day"
+    before = trips.rows(table)
+    plan = trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
+                     "{model: fct_vendor_trips, partitions: [2026-03-01, 2026-03-02, 2026-03-03]}")
+    assert plan.returncode == 0, plan.output
+    recorded = plan.result("plan_backfill")
+    assert recorded["verdict"] == "SAFE TO RUN" and trips.rows(table) == before
+    assert (f"Packet recorded in {recorded['audit']}: run {recorded['run_id']}, sha256 {recorded['packet_sha256']}. "
+            f"Nothing in the target has changed.") in plan.stdout
+
+    run_id, sha256 = recorded["run_id"], recorded["packet_sha256"]
+    applied = trips.dbt("run-operation", "dbt_backfill.apply_backfill", "--args",
+                        f"{{run_id: {run_id}, approved_sha256: {sha256}, approved_by: Dana Owner}}")
+    assert applied.returncode == 0, applied.output
+    assert (f"Applied run {run_id} to {recorded['target']}: 2 partition(s) replaced (2026-03-01, 2026-03-02), "
+            f"1 already equal to the approval (2026-03-03).") in applied.stdout, applied.stdout
+    assert trips.rows(table) != before
+    assert trips.query(f"select sum(fare) from {table} where trip_date in {in_list(DAYS)}") == [(Decimal("349.00"),)]
+    verified = trips.dbt("run-operation", "dbt_backfill.verify_backfill", "--args", f"{{run_id: {run_id}}}")
+    assert verified.returncode == 0, verified.output
+    assert f"Verified run {run_id}: all 3 partition(s) of {recorded['target']} equal their approval." in verified.stdout
+    rolled_back = trips.dbt("run-operation", "dbt_backfill.rollback_backfill", "--args", f"{{run_id: {run_id}}}")
+    assert rolled_back.returncode == 0, rolled_back.output
+    assert (f"Rolled back run {run_id} on {recorded['target']}: 2 partition(s) restored (2026-03-01, 2026-03-02).") \
+        in rolled_back.stdout, rolled_back.stdout
+    assert trips.rows(table) == before

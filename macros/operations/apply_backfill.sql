@@ -22,11 +22,15 @@
         'the packet of run ' ~ run_id ~ ' was reviewed BLOCK (' ~ packet.review.reason ~ '): it is for review only. Fix the '
         ~ 'cause and plan again. The target is unchanged.', {'run_id': run_id}) %}
   {% endif %}
-  {% do dbt_backfill.apply_partitions(packet.run_id, packet.model, packet.target, packet.partition_by, packet.business_key,
+  {% set applied = dbt_backfill.apply_partitions(packet.run_id, packet.model, packet.target, packet.partition_by, packet.business_key,
       packet.material_columns, packet.partitions, packet.additive, packet.watermark_config,
       (packet.watermark or {}).get('raised', false) and ('watermark_move' in packet.allowances),
       {'approved_by': approved_by or target.user or 'dbt run-operation',
        'approved_at': modules.datetime.datetime.utcnow().isoformat(timespec='seconds') ~ '+00:00',
        'packet_sha256': recorded.sha256},
       packet.control, batch_size or packet.batch_size, recorded.sha256, packet.source, allow_source_drift) %}
+  {# one line for a person, beside the machine results: what the target holds now, as apply_partitions read it #}
+  {% do log('Applied run ' ~ run_id ~ ' to ' ~ applied.target ~ ': ' ~ applied.replaced | length ~ ' partition(s) replaced'
+      ~ (' (' ~ applied.replaced | join(', ') ~ ')' if applied.replaced else '') ~ ', ' ~ applied.skipped | length
+      ~ ' already equal to the approval' ~ (' (' ~ applied.skipped | join(', ') ~ ')' if applied.skipped else '') ~ '.', info=true) %}
 {% endmacro %}

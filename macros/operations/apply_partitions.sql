@@ -83,6 +83,7 @@
   {% endif %}
   {% do dbt_backfill._commit() %}
 
+  {% set skipped = [] %}
   {% for partition in partitions %}
     {% set started = modules.datetime.datetime.now() %}
     {% set stage_relation = stages[loop.index0] %}
@@ -96,6 +97,7 @@
           {'partition_value': partition.value, 'fingerprint_after': current, 'outcome': 'already equal to the approval'})) %}
       {% do dbt_backfill._commit() %}
       {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current}) %}
+      {% do skipped.append(partition.value) %}
     {% else %}
       {% if not dbt_backfill._same_fingerprint(current, partition.target_before) %}
         {% do dbt_backfill._refuse('target_changed',
@@ -160,6 +162,7 @@
       {'outcome': 'replaced ' ~ (replaced | length) ~ ' of ' ~ (partitions | length) ~ ' partitions'})) %}
   {% do dbt_backfill._commit() %}
   {% do dbt_backfill._emit_result('applied', {'run_id': run_id, 'replaced': replaced}) %}
+  {{ return({'replaced': replaced, 'skipped': skipped, 'target': dbt_backfill._relation_name(target_relation)}) }}
 {% endmacro %}
 
 {# After the canary and after each batch: every partition of it, read back as committed, equals the approval, and

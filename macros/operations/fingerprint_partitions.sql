@@ -41,4 +41,5 @@
   {% endfor %}
   {% do dbt_backfill._emit_result('fingerprints', {'relation': dbt_backfill._relation_ref(relation), 'partitions': fingerprints,
                                                    'present': present}) %}
+  {{ return({'relation': dbt_backfill._relation_name(relation), 'partitions': fingerprints}) }}
 {% endmacro %}

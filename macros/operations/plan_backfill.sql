@@ -70,5 +70,5 @@
         ~ packet_sha256 ~ ', approved_by: <name>}\'', info=true) %}
   {% endif %}
   {% do dbt_backfill._emit_result('plan_backfill', {'run_id': run_id, 'packet_sha256': packet_sha256,
-      'verdict': plan.review.verdict, 'audit': plan.audit_relation}) %}
+      'verdict': plan.review.verdict, 'audit': plan.audit_relation, 'target': dbt_backfill._relation_name(target_relation)}) %}
 {% endmacro %}

@@ -58,6 +58,7 @@
     {% do dbt_backfill._emit_result('partition_restored', {'value': partition.value, 'fingerprint': after}) %}
   {% endfor %}
   {% do dbt_backfill._emit_result('rolled_back', {'run_id': run_id, 'restored': restored}) %}
+  {{ return({'restored': restored}) }}
 {% endmacro %}
 
 {# The `cleaned` audit row of this run that dropped `backup_ref`: {at, by}, or none. Read from the audit trail, so a
