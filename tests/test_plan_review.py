@@ -682,3 +682,59 @@ def test_the_pure_dbt_path_as_typed_on_a_model_reading_an_ephemeral_model(trips)
     assert (f"Rolled back run {run_id} on {recorded['target']}: 2 partition(s) restored (2026-03-01, 2026-03-02).") \
         in rolled_back.stdout, rolled_back.stdout
     assert trips.rows(table) == before
+
+
+# -- plans that mean something (issue 19, item 5) --------------------------------------------------------------------
+
+@pytest.mark.parametrize("materialized, says", [
+    ("view", "fct_trips_variant is materialized as a view: it runs its SQL on every read, so it is always current and "
+             "there is nothing to repair. Nothing was changed."),
+    ("ephemeral", "fct_trips_variant is materialized as ephemeral: it has no table, its SQL is inlined where it is "
+                  "read, so it is always current and there is nothing to repair. Nothing was changed."),
+    ("table", "fct_trips_variant is materialized as a table: its next `dbt run` rebuilds it whole from its sources, "
+              "replacing whatever a backfill writes (rebuilding it is the repair). To replace partitions until then, "
+              "say why: --allow-table \"<reason>\" (pure dbt: allow_table: <reason>), kept in the packet. Nothing was "
+              "changed.")])
+def test_a_model_that_is_always_current_or_rebuilt_whole_is_not_planned_without_a_reason(planned, materialized, says):
+    out = planned.dir / "backfills" / f"as_{materialized}.yml"
+    stages_before = planned.backend.tables_in("analytics_backfill")
+    result = planned.plan("fct_trips_variant", ["2026-03-01"], "--out", str(out),
+                          "--vars", f"{{variant_materialized: {materialized}}}")
+    assert result.returncode == 1, result.output
+    assert result.stderr.strip() == f"error: {says} It built no stages.", result.stderr
+    pure = planned.dbt("run-operation", "dbt_backfill.plan_backfill", "--vars", f"{{variant_materialized: {materialized}}}",
+                       "--args", "{model: fct_trips_variant, partitions: [2026-03-01]}")
+    assert pure.returncode != 0 and says in pure.output, pure.output
+    assert not out.exists() and planned.backend.tables_in("analytics_backfill") == stages_before
+    assert planned.rows() == planned.published
+    if materialized == "table":
+        reason = "the nightly rebuild is paused until the vendor fixes its feed"
+        allowed = planned.plan("fct_trips_variant", ["2026-03-01"], "--out", str(out),
+                               "--vars", "{variant_materialized: table}", "--allow-table", reason)
+        assert allowed.returncode == 0, allowed.output
+        assert yaml.safe_load(out.read_text())["allowances"]["table_model"] == {"reason": reason}
+
+
+def test_a_plan_whose_partitions_all_equal_their_builds_says_so_and_leaves_nothing(planned):
+    # 2026-02-28 had no correction: the published partition is what the model builds
+    out = planned.dir / "backfills" / "unchanged.yml"
+    stages_before = planned.backend.tables_in("analytics_backfill")
+    result = planned.plan("fct_trips", ["2026-02-28"], "--out", str(out))
+    assert result.returncode == 0, result.output
+    [(rows,)] = planned.query("select count(*) from analytics.fct_trips where trip_date = '2026-02-28'")
+    assert result.stdout.startswith(
+        f"nothing to change: every partition of fct_trips already holds exactly the rows its build gives (fingerprint "
+        f"and commitment): 2026-02-28 ({rows} rows, sha256 "), result.stdout
+    assert "No packet was written and the target is unchanged. Its stages were dropped (2 relation(s))." in result.stdout
+    assert not out.exists() and not out.with_suffix(".md").exists()
+    assert planned.backend.tables_in("analytics_backfill") == stages_before
+    events = planned.query("select event, outcome from analytics_backfill.dbt_backfill_audit "
+                           "where event in ('nothing_to_change', 'planned') order by recorded_at desc limit 1")
+    assert events == [("nothing_to_change", "no packet")]
+
+    pure = planned.dbt("run-operation", "dbt_backfill.plan_backfill", "--args", "{model: fct_trips, partitions: [2026-02-28]}")
+    assert pure.returncode == 0, pure.output
+    assert pure.result("plan_backfill")["verdict"] == "NOTHING TO CHANGE"
+    assert "Nothing to change: every partition of fct_trips already holds exactly the rows its build gives" in pure.stdout
+    assert planned.backend.tables_in("analytics_backfill") == stages_before
+    assert planned.rows() == planned.published

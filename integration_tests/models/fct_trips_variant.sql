@@ -14,10 +14,11 @@
     local_day: true        a trip's day is the day of updated_at in the session's time zone (updated_at::date),
                            as a model written for one zone derives it
     text_day: true         the day is text in a varchar(10) column (a type whose cast truncates)
+    variant_materialized: <m>  the model is materialized as <m> (view, ephemeral, table) for the plan's check
     events_without_database: true   the source named without its database (`"raw"."trip_events"`): not as dbt
                            renders it, so an input window cannot be applied to it
 #}
-{{ config(materialized='incremental', incremental_strategy='append',
+{{ config(materialized=var('variant_materialized', 'incremental'), incremental_strategy='append',
           partition_by=(['trip_date'] if target.type == 'spark' else none),
           file_format=('parquet' if target.type == 'spark' else none)) }}
 

@@ -7,9 +7,9 @@
   changes; apply_backfill applies the packet when given its SHA-256.
 
   dbt run-operation dbt_backfill.plan_backfill --args '{model: fct_trips, partitions: [2026-03-01, 2026-03-02]}'
-  optional: allow_empty: <reason>, allow_watermark_move: <reason>, batch_size: N
+  optional: allow_empty: <reason>, allow_watermark_move: <reason>, allow_table: <reason> (a `table` model), batch_size: N
 #}
-{% macro plan_backfill(model, partitions, allow_empty=none, allow_watermark_move=none, batch_size=5) %}
+{% macro plan_backfill(model, partitions, allow_empty=none, allow_watermark_move=none, allow_table=none, batch_size=5) %}
   {% if not execute %}{{ return('') }}{% endif %}
   {% set node = dbt_backfill._model_node(model) %}
   {% set spec = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') %}
@@ -39,6 +39,7 @@
   {% set allowances = {} %}
   {% if allow_empty %}{% do allowances.update({'empty_partitions': allow_empty}) %}{% endif %}
   {% if allow_watermark_move %}{% do allowances.update({'watermark_move': allow_watermark_move}) %}{% endif %}
+  {% if allow_table %}{% do allowances.update({'table_model': allow_table}) %}{% endif %}
   {% set apply_command = "`dbt run-operation dbt_backfill.apply_backfill --args '{run_id: " ~ run_id ~ ", approved_sha256: <the packet sha256>}'`" %}
   {% set commands = {
       'approve': 'the approver\'s reply naming the packet sha256 printed with this plan, passed to ' ~ apply_command,
@@ -52,6 +53,30 @@
       spec.get('checks') or [], spec.get('cost_warning') or {}, allowances, code, batch_size, commands,
       approval_ttl=spec.get('approval_ttl'), input_window=spec.get('input_window')) %}
   {% set markdown = plan.pop('markdown') %}
+  {% if plan.nothing_to_change %}
+    {# nothing to approve: no packet, and the stages this plan built go. By their names from this plan (dbt's relation
+       cache of this invocation never saw them created), as tables, never with CASCADE. #}
+    {% set dropped = [] %}
+    {% for p in plan.partitions %}
+      {% for ref in [p.stage, p.stage_b] %}
+        {% do dbt_backfill._execute('drop table if exists ' ~ dbt_backfill._relation(ref), fetch=false) %}
+        {% do dropped.append(dbt_backfill._relation_name(dbt_backfill._relation(ref))) %}
+      {% endfor %}
+    {% endfor %}
+    {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'cleaned', run_id, {'model': node.name,
+        'outcome': 'dropped ' ~ dropped | length ~ ' relations (nothing to change)', 'detail': {'dropped': dropped, 'by': 'plan_backfill'}}) %}
+    {% set read = [] %}
+    {% for p in plan.partitions %}{% do read.append(p.value ~ ' (' ~ p.target_before.row_count ~ ' rows, sha256 ' ~ p.target_before.sha256[:12] ~ '…)') %}{% endfor %}
+    {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'nothing_to_change', run_id,
+        {'model': node.name, 'outcome': 'no packet', 'detail': read | join(', ')}) %}
+    {% do dbt_backfill._commit() %}
+    {% do log('Nothing to change: every partition of ' ~ node.name ~ ' already holds exactly the rows its build gives '
+        ~ '(fingerprint and commitment): ' ~ read | join(', ') ~ '. No packet was recorded and the target is unchanged; '
+        ~ 'its ' ~ dropped | length ~ ' stage(s) were dropped.', info=true) %}
+    {% do dbt_backfill._emit_result('plan_backfill', {'run_id': run_id, 'packet_sha256': none, 'verdict': 'NOTHING TO CHANGE',
+        'audit': plan.audit_relation, 'target': dbt_backfill._relation_name(dbt_backfill._target_relation(target_ref))}) %}
+    {{ return('') }}
+  {% endif %}
   {% do plan.update({'version': 1, 'created_at': modules.datetime.datetime.utcnow().isoformat(timespec='seconds') ~ '+00:00',
                      'watermark_config': watermark}) %}
   {% set packet_text = tojson(plan, sort_keys=true) %}

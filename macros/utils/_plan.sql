@@ -15,6 +15,7 @@
   {% do dbt_backfill.pin_session() %}
   {% set expires_at = dbt_backfill._approval_deadline(approval_ttl) %}
   {% set node = dbt_backfill._model_node(model) if model else none %}
+  {% if node is not none %}{% do dbt_backfill._check_materialization(node, allowances) %}{% endif %}
   {% set target_relation = dbt_backfill._target_relation(target) %}
   {% set target_columns = dbt_backfill._column_names(target_relation) %}
   {% if not target_columns %}
@@ -268,16 +269,43 @@
   {% do dbt_backfill._step('reviewing the plan', 'reviewing the plan and writing its document failed (see the error '
       ~ 'below). No packet was written and the target is unchanged.') %}
   {% do plan.update({'review': dbt_backfill._review(plan)}) %}
+  {# every partition already holds exactly what its build gives (fingerprint and commitment), and nothing blocks:
+     nothing to approve, so the callers write no packet and drop the stages #}
+  {% set differing = [] %}
+  {% for p in planned if not (p.builds.a.sha256 == p.target_before.sha256 and p.commitment == p.target_before_commitment) %}
+    {% do differing.append(p.value) %}
+  {% endfor %}
+  {% do plan.update({'nothing_to_change': not differing and plan.review.verdict != 'BLOCK'}) %}
   {% do plan.update({'markdown': dbt_backfill._plan_markdown(plan, commands)}) %}
 
   {% do dbt_backfill._ensure_audit_table(target_relation) %}
   {# `planned` means a packet exists: the pure-dbt path records it here, beside the packet it records next; the CLI
      only after it wrote the packet file (with its SHA-256), so a plan refused in Python is no `planned` row #}
-  {% if record_planned %}
+  {% if record_planned and not plan.nothing_to_change %}
     {% do dbt_backfill.record_audit_event(target_relation, 'planned', run_id, {'model': model,
         'fingerprint_after': planned | map(attribute='builds') | map(attribute='a') | map(attribute='sha256') | list,
         'outcome': plan.review.verdict, 'detail': partitions | join(', ')}) %}
   {% endif %}
   {% do dbt_backfill._commit() %}
   {{ return(plan) }}
+{% endmacro %}
+
+{#
+  What a backfill of the model would mean, from how dbt materializes it. A view runs its SQL on every read and an
+  ephemeral model has no relation: both are always current, so there is nothing to repair. A table is rebuilt
+  whole by its next run, which replaces whatever a backfill wrote: planned only when the caller says why
+  (allowances.table_model, from --allow-table / allow_table), and the reason is kept in the packet. Incremental
+  models, and materializations dbt-backfill does not know, are planned.
+#}
+{% macro _check_materialization(node, allowances) %}
+  {% set materialized = node.config.materialized %}
+  {% if materialized in ('view', 'ephemeral') %}
+    {% do dbt_backfill._fail(node.name ~ ' is materialized as ' ~ ('a view: it runs its SQL on every read' if materialized == 'view'
+        else 'ephemeral: it has no table, its SQL is inlined where it is read') ~ ', so it is always current and there is '
+        ~ 'nothing to repair. Nothing was changed.') %}
+  {% elif materialized == 'table' and not allowances.get('table_model') %}
+    {% do dbt_backfill._fail(node.name ~ ' is materialized as a table: its next `dbt run` rebuilds it whole from its '
+        ~ 'sources, replacing whatever a backfill writes (rebuilding it is the repair). To replace partitions until then, '
+        ~ 'say why: --allow-table "<reason>" (pure dbt: allow_table: <reason>), kept in the packet. Nothing was changed.') %}
+  {% endif %}
 {% endmacro %}

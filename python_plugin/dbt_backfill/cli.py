@@ -23,7 +23,7 @@ from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Packet, file_sha256
 from dbt_backfill.workflow.apply import apply as apply_packet
 from dbt_backfill.workflow.approve import approve as approve_packet
-from dbt_backfill.workflow.plan import PlanRequest, plan as plan_backfill, plan_document_path
+from dbt_backfill.workflow.plan import NothingToChange, PlanRequest, plan as plan_backfill, plan_document_path
 from dbt_backfill.workflow.audit import history as read_history
 from dbt_backfill.workflow.cascade import apply_cascade
 from dbt_backfill.workflow.clean import clean as clean_run, clean_relations, parse_older_than
@@ -225,6 +225,9 @@ def main() -> None:
               help="Allow emptying a partition the target holds rows for; the reason is recorded in the packet.")
 @click.option("--allow-watermark-move", metavar="REASON", default=None,
               help="Allow raising the live job's column watermark; the reason is recorded in the packet.")
+@click.option("--allow-table", metavar="REASON", default=None,
+              help="Plan a model materialized as a table (its next run rebuilds it whole); the reason is recorded "
+                   "in the packet.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=5, show_default=True,
               help="Partitions per batch after the canary (apply checks the target after each batch).")
 @click.option("--format", "output_format", type=click.Choice(["text", "md"]), default="text", show_default=True,
@@ -233,8 +236,8 @@ def main() -> None:
 @json_option
 @handles_outcomes
 def plan(model, partitions, out, partition_by, business_key, order_by, additive, exclude_columns, watermark_column,
-         allow_empty, allow_watermark_move, batch_size, output_format, project_dir, profiles_dir, dbt_target, dbt_vars,
-         as_json) -> None:
+         allow_empty, allow_watermark_move, allow_table, batch_size, output_format, project_dir, profiles_dir,
+         dbt_target, dbt_vars, as_json) -> None:
     """Build MODEL's PARTITIONS twice from a pinned source, compare, review, and write the approval packet and the
     written plan."""
     runner = runner_from(project_dir, profiles_dir, dbt_target, dbt_vars)
@@ -242,7 +245,14 @@ def plan(model, partitions, out, partition_by, business_key, order_by, additive,
                  "additive": additive, "exclude_columns": exclude_columns, "watermark": watermark_column}
     result = plan_backfill(runner, PlanRequest(model=model, partitions=partitions, out=out, overrides=overrides,
                                                allow_empty=allow_empty, allow_watermark_move=allow_watermark_move,
-                                               batch_size=batch_size))
+                                               allow_table=allow_table, batch_size=batch_size))
+    if isinstance(result, NothingToChange):
+        if as_json:
+            click.echo(json.dumps({"status": "nothing_to_change", "model": result.model, "run_id": result.run_id,
+                                   "partitions": list(result.partitions), "message": result.message}))
+        else:
+            click.echo(result.message)
+        return
     if as_json:
         click.echo(json.dumps({"status": "planned", "packet": str(result.path), "packet_sha256": result.packet.sha256(),
                                "plan_document": str(plan_document_path(result.path)), **result.packet.to_dict()},

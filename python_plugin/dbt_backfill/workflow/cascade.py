@@ -32,7 +32,7 @@ from dbt_backfill.packet import Approval, Packet
 from dbt_backfill.spec import BackfillSpec
 from dbt_backfill.workflow.apply import ApplyResult, apply
 from dbt_backfill.workflow.audit import record_refusal
-from dbt_backfill.workflow.plan import PlanRequest, plan
+from dbt_backfill.workflow.plan import NothingToChange, PlanRequest, plan
 
 # what a downstream model runs, as the root's plan bound it (dbt_runner.code_binding)
 BINDING = ("compiled_sql_sha256", "model_file_sha256", "meta_backfill_sha256")
@@ -142,6 +142,11 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
                                   refused.details) from None
         except BackfillError as error:
             raise BackfillError(f"cascade stopped at {model}: {error} {stopped}") from None
+        if isinstance(child, NothingToChange):
+            changed[model] = []
+            steps.append(CascadeStep(model, "unchanged", f"its partitions in reach ({', '.join(in_reach)}) already "
+                                                         f"hold exactly what its build gives"))
+            continue
         bound = downstream.get("binding") or {}
         rebound = [name for name in BINDING if not bound.get(name) or child.packet.code.get(name) != bound[name]]
         if rebound:

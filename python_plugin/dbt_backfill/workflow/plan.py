@@ -34,6 +34,7 @@ class PlanRequest:
     overrides: Mapping[str, Any] | None = None
     allow_empty: str | None = None  # the reason, when a partition may be emptied
     allow_watermark_move: str | None = None  # the reason, when the live job's watermark may rise
+    allow_table: str | None = None  # the reason, when a `table` model (rebuilt whole by its next run) is planned
     batch_size: int = 5  # partitions per batch after the canary; apply may override
     cascade_of: Mapping[str, str] | None = None  # {run_id, packet_sha256} of the root, for a cascade's plan
 
@@ -43,6 +44,22 @@ class PlanResult:
     packet: Packet
     path: Path
     markdown: str  # the written plan, also saved beside the packet
+
+
+@dataclass(frozen=True)
+class NothingToChange:
+    """A plan whose every partition already holds exactly what its build gives (the fingerprint and the
+    commitment): nothing to approve, so no packet; its stages are dropped."""
+    model: str
+    run_id: str
+    partitions: tuple[str, ...]
+    message: str
+
+
+class _AllEqual(Exception):
+    def __init__(self, partitions: list[PartitionPlan]) -> None:
+        super().__init__("every partition equals its build")
+        self.partitions = partitions
 
 
 def parse_partitions(text: str | Sequence[str]) -> tuple[str, ...]:
@@ -163,7 +180,7 @@ def _check_keys_and_watermark(result: Mapping[str, Any], business_key: Sequence[
             {"watermark": watermark})
 
 
-def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None) -> PlanResult:
+def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None) -> PlanResult | NothingToChange:
     now = now or dt.datetime.now(dt.timezone.utc)
     partitions = parse_partitions(request.partitions)
     if request.out is not None:
@@ -176,6 +193,8 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
     path = request.out or (Path(runner.options.project_dir) / "backfills" / f"{node.name}__{run_id}.yml")
     try:
         return _plan(runner, request, node, spec, partitions, run_id, now, path)
+    except _AllEqual as equal:
+        return _nothing_to_change(runner, node, run_id, equal.partitions)
     except (BackfillError, BackfillRefused, KeyboardInterrupt) as failure:
         if isinstance(failure, KeyboardInterrupt):
             failure = Interrupted(f"the plan was stopped (Ctrl-C or SIGTERM). {_what_was_written(path, run_id)}; a plan "
@@ -189,6 +208,24 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
         else:
             first, _, rest = str(failure).partition("\n")
         raise restated(failure, f"{first} {said}\n{rest}".rstrip()) from None
+
+
+def _nothing_to_change(runner: DbtRunner, node: ModelNode, run_id: str,
+                       partitions: list[PartitionPlan]) -> NothingToChange:
+    """Drop the stages (a plan that writes no packet leaves none), record `nothing_to_change`, and say so with
+    what was read: each partition's rows and SHA-256, in the target and in its build alike."""
+    dropped = _stages_after_failure(runner, run_id, keep=False)
+    read = ", ".join(f"{p.value} ({p.target_before.row_count} rows, sha256 {p.target_before.short})" for p in partitions)
+    message = (f"nothing to change: every partition of {node.name} already holds exactly the rows its build gives "
+               f"(fingerprint and commitment): {read}. No packet was written and the target is unchanged. {dropped}")
+    try:
+        runner.run_operation("audit_event", {"target": node.relation.to_dict(), "event": "nothing_to_change",
+                                             "run_id": run_id, "fields": {"model": node.name, "outcome": "no packet",
+                                                                          "detail": read[:2000]}})
+    except (BackfillError, BackfillRefused):
+        pass  # best effort, as a failed plan's row: what the target holds was read and said above
+    return NothingToChange(model=node.name, run_id=run_id, partitions=tuple(p.value for p in partitions),
+                           message=message)
 
 
 def _what_was_written(path: Path, run_id: str) -> str:
@@ -283,7 +320,8 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
         "approval_ttl": spec.approval_ttl,
         "input_window": dict(spec.input_window) if spec.input_window is not None else None,
         "allowances": {k: v for k, v in (("empty_partitions", request.allow_empty),
-                                         ("watermark_move", request.allow_watermark_move)) if v},
+                                         ("watermark_move", request.allow_watermark_move),
+                                         ("table_model", request.allow_table)) if v},
         "code": code,
         "batch_size": request.batch_size,
         "commands": _commands(path, node.name),
@@ -312,8 +350,12 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
             target_before_commitment=str(item["target_before_commitment"]),
         ))
     _check_builds(planned, result["stage_schema"], request.allow_empty)
+    if result.get("nothing_to_change"):  # every partition equals its build, fingerprint and commitment (_plan)
+        raise _AllEqual(planned)
     _check_keys_and_watermark(result, spec.business_key, request.allow_watermark_move)
     allowances: dict[str, Any] = {}
+    if request.allow_table and node.materialized == "table":
+        allowances["table_model"] = {"reason": request.allow_table}
     if result["emptied"]:
         allowances["empty_partitions"] = {"partitions": result["emptied"], "reason": request.allow_empty}
     if result.get("watermark") and result["watermark"]["raised"]:
