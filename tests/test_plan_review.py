@@ -738,3 +738,67 @@ def test_a_plan_whose_partitions_all_equal_their_builds_says_so_and_leaves_nothi
     assert "Nothing to change: every partition of fct_trips already holds exactly the rows its build gives" in pure.stdout
     assert planned.backend.tables_in("analytics_backfill") == stages_before
     assert planned.rows() == planned.published
+
+
+# -- dbt's conventions (issue 19, item 4) ----------------------------------------------------------------------------
+
+def test_partitions_as_ranges_and_from_a_file_expand_to_the_values_the_plan_checks(planned):
+    by_range = planned.dir / "backfills" / "by_range.yml"
+    result = planned.backfill("plan", "fct_trips", "--partitions", "2026-03-01..2026-03-03", "--out", str(by_range))
+    assert result.returncode == 0, result.output
+    assert result.stdout.startswith("Partitions: 3 value(s), 2026-03-01 … 2026-03-03.\n"), result.stdout
+    assert [p["value"] for p in yaml.safe_load(by_range.read_text())["partitions"]] == DAYS
+
+    listed = planned.dir / "partitions.txt"
+    listed.write_text("2026-03-01\n\n2026-03-02..2026-03-03\n")
+    by_file = planned.dir / "backfills" / "by_file.yml"
+    result = planned.backfill("plan", "fct_trips", "--partitions-file", str(listed), "--out", str(by_file))
+    assert result.returncode == 0, result.output
+    assert f"Partitions: 3 value(s), 2026-03-01 … 2026-03-03 (from {listed})." in result.stdout
+    assert [p["value"] for p in yaml.safe_load(by_file.read_text())["partitions"]] == DAYS
+
+    for spec, says in [("2026-03-03..2026-03-01", "is empty: its first value comes after its last"),
+                       ("1..20000", "spans more than 10,000 values"),
+                       ("2026-03..2026-04", "is not first..last of two ISO dates (2026-01-01..2026-03-31) or two "
+                                            "integers (1..12)")]:
+        bad = planned.backfill("plan", "fct_trips", "--partitions", spec)
+        assert bad.returncode == 1 and bad.stderr.startswith(f"error: partition range '{spec}' {says}"), bad.output
+    # a range of values the column's type does not hold is refused by the column's own cast, as any value is
+    wrong_type = planned.backfill("plan", "fct_trips", "--partitions", "1..3")
+    assert wrong_type.returncode == 1, wrong_type.output
+    assert wrong_type.stderr.lower().startswith('error: partition value "1" is not a valid date for trip_date. nothing '
+                                                'was built and the target is unchanged. it built no stages.'), wrong_type.stderr
+
+    pure = planned.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
+                       "{model: fct_trips, partitions: 2026-03-01..2026-03-03}")
+    assert pure.returncode == 0, pure.output
+    [(text,)] = planned.query(f"select detail from analytics_backfill.dbt_backfill_audit where event = 'packet_recorded' "
+                              f"and run_id = '{pure.result('plan_backfill')['run_id']}'")
+    assert [p["value"] for p in json.loads(text)["partitions"]] == DAYS
+    assert planned.rows() == planned.published
+
+
+def test_the_project_profiles_and_target_are_found_as_dbt_finds_them(planned, tmp_path):
+    import subprocess
+    from test_state_and_audit import add_output
+    from project import BIN
+    profile = yaml.safe_load((planned.dir / "profiles.yml").read_text())["dbt_backfill_integration_tests"]
+    default = profile["outputs"][profile["target"]]
+    # the same database; DuckDB's file named absolutely, since dbt opens a relative path from where it runs
+    add_output(planned, "mirror", {**default, **({"path": str(planned.dir / default["path"])} if "path" in default else {})})
+
+    def run(cwd, env, out):
+        completed = subprocess.run([str(BIN / "dbt-backfill"), "plan", "fct_trips", "--partitions", "2026-03-01",
+                                    "--out", str(out)], cwd=cwd, env={**planned.env, **env},
+                                   capture_output=True, text=True, stdin=subprocess.DEVNULL)
+        assert completed.returncode == 0, completed.stdout + completed.stderr
+        return yaml.safe_load(out.read_text())
+    # from anywhere, with dbt's environment variables
+    packet = run(tmp_path, {"DBT_PROJECT_DIR": str(planned.dir), "DBT_PROFILES_DIR": str(planned.dir),
+                            "DBT_TARGET": "mirror"}, tmp_path / "from_env.yml")
+    assert packet["dbt_target"] == "mirror"
+    # from a directory inside the project, no project named: the nearest dbt_project.yml up, as dbt finds it
+    packet = run(planned.dir / "models", {"DBT_PROFILES_DIR": str(planned.dir), "DBT_TARGET": "mirror"},
+                 tmp_path / "from_inside.yml")
+    assert packet["partitions"][0]["value"] == "2026-03-01"
+    assert planned.rows() == planned.published

@@ -7,6 +7,8 @@
   changes; apply_backfill applies the packet when given its SHA-256.
 
   dbt run-operation dbt_backfill.plan_backfill --args '{model: fct_trips, partitions: [2026-03-01, 2026-03-02]}'
+  a range, inclusive, of ISO dates or integers: partitions: 2026-03-01..2026-03-31 (each value checked by the
+  partition column's own cast, as any value)
   optional: allow_empty: <reason>, allow_watermark_move: <reason>, allow_table: <reason> (a `table` model), batch_size: N
 #}
 {% macro plan_backfill(model, partitions, allow_empty=none, allow_watermark_move=none, allow_table=none, batch_size=5) %}
@@ -19,7 +21,7 @@
   {% endif %}
   {# never trimmed: the round trip through the column's type refuses a value it would rewrite (_check_partition_values) #}
   {% if partitions is string %}{% set partitions = partitions.split(',') %}{% endif %}
-  {% set partitions = (partitions or []) | map('string') | list %}  {# YAML reads [5, 6] as numbers #}
+  {% set partitions = dbt_backfill._expanded_partitions((partitions or []) | map('string') | list) %}  {# YAML reads [5, 6] as numbers #}
   {% if not partitions or (partitions | unique | list | length) != (partitions | length) %}
     {% do dbt_backfill._fail('partitions must name each partition value once, got ' ~ tojson(partitions) ~ '. Nothing was changed.') %}
   {% endif %}
@@ -96,4 +98,35 @@
   {% endif %}
   {% do dbt_backfill._emit_result('plan_backfill', {'run_id': run_id, 'packet_sha256': packet_sha256,
       'verdict': plan.review.verdict, 'audit': plan.audit_relation, 'target': dbt_backfill._relation_name(target_relation)}) %}
+{% endmacro %}
+
+{# Each item as itself, or `first..last` of two ISO dates (day by day) or two integers, inclusive: the CLI's
+   --partitions ranges (workflow/plan.py expand_range), at most 10,000 values a range. #}
+{% macro _expanded_partitions(items) %}
+  {% set values = [] %}
+  {% for item in items %}
+    {% set ends = item.split('..') %}
+    {% if ends | length == 1 %}
+      {% do values.append(item) %}
+    {% else %}
+      {% set dates = ends | length == 2 and modules.re.fullmatch('[0-9]{4}-[0-9]{2}-[0-9]{2}', ends[0])
+                     and modules.re.fullmatch('[0-9]{4}-[0-9]{2}-[0-9]{2}', ends[1]) %}
+      {% set integers = ends | length == 2 and modules.re.fullmatch('-?[0-9]{1,18}', ends[0])
+                        and modules.re.fullmatch('-?[0-9]{1,18}', ends[1]) %}
+      {% if not (dates or integers) %}
+        {% do dbt_backfill._fail('partition range ' ~ tojson(item) ~ ' is not first..last of two ISO dates '
+            ~ '(2026-01-01..2026-03-31) or two integers (1..12). Nothing was changed.') %}
+      {% endif %}
+      {% set low = modules.datetime.date.fromisoformat(ends[0]).toordinal() if dates else ends[0] | int %}
+      {% set high = modules.datetime.date.fromisoformat(ends[1]).toordinal() if dates else ends[1] | int %}
+      {% if high < low or high - low >= 10000 %}
+        {% do dbt_backfill._fail('partition range ' ~ tojson(item) ~ (' is empty: its first value comes after its last'
+            if high < low else ' spans more than 10,000 values') ~ '. Nothing was changed.') %}
+      {% endif %}
+      {% for n in range(low, high + 1) %}
+        {% do values.append(modules.datetime.date.fromordinal(n).isoformat() if dates else n | string) %}
+      {% endfor %}
+    {% endif %}
+  {% endfor %}
+  {{ return(values) }}
 {% endmacro %}

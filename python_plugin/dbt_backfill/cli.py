@@ -16,14 +16,15 @@ import click
 from click.core import ParameterSource
 
 from dbt_backfill import __version__
-from dbt_backfill.dbt_runner import DbtOptions, DbtRunner, redact
+from dbt_backfill.dbt_runner import DbtOptions, DbtRunner, default_project_dir, redact
 from dbt_backfill.demo import run_demo
 from dbt_backfill.errors import BackfillError, BackfillRefused, Interrupted
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Packet, file_sha256
 from dbt_backfill.workflow.apply import apply as apply_packet
 from dbt_backfill.workflow.approve import approve as approve_packet
-from dbt_backfill.workflow.plan import NothingToChange, PlanRequest, plan as plan_backfill, plan_document_path
+from dbt_backfill.workflow.plan import (NothingToChange, PlanRequest, parse_partitions, plan as plan_backfill,
+                                        plan_document_path)
 from dbt_backfill.workflow.audit import history as read_history
 from dbt_backfill.workflow.cascade import apply_cascade
 from dbt_backfill.workflow.clean import clean as clean_run, clean_relations, parse_older_than
@@ -39,11 +40,14 @@ EXIT_INTERRUPTED = 130
 
 def dbt_options(command: Callable) -> Callable:
     options = [
-        click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
-                     show_default=True, help="The dbt project."),
-        click.option("--profiles-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-                     help="Where profiles.yml is (dbt's own default if omitted)."),
-        click.option("--target", "dbt_target", default=None, help="The dbt target (profile output)."),
+        # as dbt takes them: the option, else its environment variable, else dbt's own default
+        click.option("--project-dir", type=click.Path(file_okay=False, path_type=Path), envvar="DBT_PROJECT_DIR",
+                     default=None, help="The dbt project (else DBT_PROJECT_DIR, else the nearest directory up from "
+                                        "here holding a dbt_project.yml, as dbt finds it)."),
+        click.option("--profiles-dir", type=click.Path(file_okay=False, path_type=Path), envvar="DBT_PROFILES_DIR",
+                     default=None, help="Where profiles.yml is (else DBT_PROFILES_DIR, else dbt's own default)."),
+        click.option("--target", "dbt_target", envvar="DBT_TARGET", default=None,
+                     help="The dbt target (profile output; else DBT_TARGET, else the profile's default)."),
         click.option("--vars", "dbt_vars", default=None, help="dbt --vars, as YAML."),
     ]
     for option in reversed(options):
@@ -73,8 +77,9 @@ def shown(value: Any, width: int = 80) -> str:
                    for c in json.dumps(cut, ensure_ascii=False))
 
 
-def runner_from(project_dir: Path, profiles_dir: Path | None, dbt_target: str | None, dbt_vars: str | None) -> DbtRunner:
-    return DbtRunner(DbtOptions(project_dir=project_dir.resolve(),
+def runner_from(project_dir: Path | None, profiles_dir: Path | None, dbt_target: str | None,
+                dbt_vars: str | None) -> DbtRunner:
+    return DbtRunner(DbtOptions(project_dir=(project_dir or default_project_dir()).resolve(),
                                 profiles_dir=profiles_dir.resolve() if profiles_dir else None,
                                 target=dbt_target, vars=dbt_vars))
 
@@ -211,7 +216,11 @@ def main() -> None:
 
 @main.command()
 @click.argument("model")
-@click.option("--partitions", required=True, help="Comma-separated partition values, e.g. 2026-03-01,2026-03-02.")
+@click.option("--partitions", default=None,
+              help="Comma-separated partition values, each a value or an inclusive range of dates or integers: "
+                   "2026-03-01,2026-03-02 or 2026-01-01..2026-03-31 or 1..12.")
+@click.option("--partitions-file", type=click.Path(dir_okay=False, exists=True, path_type=Path), default=None,
+              help="A file of partition values (or ranges), one per line; blank lines are skipped.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write the packet (default: <project>/backfills/<model>__<run_id>.yml).")
 @click.option("--partition-by", default=None, help="Override meta.backfill.partition_by.")
@@ -235,17 +244,26 @@ def main() -> None:
 @dbt_options
 @json_option
 @handles_outcomes
-def plan(model, partitions, out, partition_by, business_key, order_by, additive, exclude_columns, watermark_column,
+def plan(model, partitions, partitions_file, out, partition_by, business_key, order_by, additive, exclude_columns, watermark_column,
          allow_empty, allow_watermark_move, allow_table, batch_size, output_format, project_dir, profiles_dir,
          dbt_target, dbt_vars, as_json) -> None:
     """Build MODEL's PARTITIONS twice from a pinned source, compare, review, and write the approval packet and the
     written plan."""
+    if (partitions is None) == (partitions_file is None):
+        raise click.UsageError("give the partitions with exactly one of --partitions and --partitions-file.")
+    values = (partitions if partitions is not None else
+              [line for line in partitions_file.read_text().splitlines() if line.strip()])
     runner = runner_from(project_dir, profiles_dir, dbt_target, dbt_vars)
     overrides = {"partition_by": partition_by, "business_key": business_key, "order_by": order_by,
                  "additive": additive, "exclude_columns": exclude_columns, "watermark": watermark_column}
-    result = plan_backfill(runner, PlanRequest(model=model, partitions=partitions, out=out, overrides=overrides,
+    result = plan_backfill(runner, PlanRequest(model=model, partitions=values, out=out, overrides=overrides,
                                                allow_empty=allow_empty, allow_watermark_move=allow_watermark_move,
                                                allow_table=allow_table, batch_size=batch_size))
+    expanded = parse_partitions(values)
+    if any(".." in item for item in (values.split(",") if isinstance(values, str) else values)) or partitions_file:
+        # what the ranges and the file came to: the plan below checks each value with the column's own cast
+        click.echo(f"Partitions: {len(expanded)} value(s), {expanded[0]} … {expanded[-1]}"
+                   f"{' (from ' + str(partitions_file) + ')' if partitions_file else ''}.", err=as_json)
     if isinstance(result, NothingToChange):
         if as_json:
             click.echo(json.dumps({"status": "nothing_to_change", "model": result.model, "run_id": result.run_id,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import re
 import secrets
 import signal
 import subprocess
@@ -62,13 +63,44 @@ class _AllEqual(Exception):
         self.partitions = partitions
 
 
+RANGE_LIMIT = 10_000  # values one range may expand to: a typo (2026..20260) must not plan twenty thousand days
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+INTEGER = re.compile(r"-?\d{1,18}")
+
+
+def expand_range(item: str) -> list[str]:
+    """`first..last`, inclusive: ISO dates day by day, or integers one by one; any other item is itself. What
+    the values mean is the database's to say: each is checked by the partition column's own cast, as any value."""
+    first, dots, last = item.partition("..")
+    if not dots:
+        return [item]
+    if DATE.fullmatch(first) and DATE.fullmatch(last):
+        try:
+            start, end = dt.date.fromisoformat(first), dt.date.fromisoformat(last)
+        except ValueError as bad:
+            raise BackfillError(f"partition range {item!r}: {bad}. Nothing was changed.") from None
+        low, high, step = start.toordinal(), end.toordinal(), lambda n: dt.date.fromordinal(n).isoformat()
+    elif INTEGER.fullmatch(first) and INTEGER.fullmatch(last):
+        low, high, step = int(first), int(last), str
+    else:
+        raise BackfillError(f"partition range {item!r} is not first..last of two ISO dates (2026-01-01..2026-03-31) or "
+                            f"two integers (1..12). Nothing was changed.")
+    if high < low:
+        raise BackfillError(f"partition range {item!r} is empty: its first value comes after its last. Nothing was "
+                            f"changed.")
+    if high - low >= RANGE_LIMIT:
+        raise BackfillError(f"partition range {item!r} spans more than {RANGE_LIMIT:,} values. Nothing was changed.")
+    return [step(n) for n in range(low, high + 1)]
+
+
 def parse_partitions(text: str | Sequence[str]) -> tuple[str, ...]:
     # Never stripped nor rewritten: ' lead' and 'lead' are two partitions of a text column. A value the column's
     # type would change is refused by the package (the round trip in _check_partition_values).
-    values = list(text.split(",") if isinstance(text, str) else text)
-    if not values or any(not v for v in values):
+    items = list(text.split(",") if isinstance(text, str) else text)
+    if not items or any(not v for v in items):
         raise BackfillError(f"--partitions must be a comma-separated list of partition values, got {text!r}. "
                             f"Nothing was changed.")
+    values = [value for item in items for value in expand_range(item)]
     repeated = sorted({v for v in values if values.count(v) > 1})
     if repeated:
         raise BackfillError(f"partition(s) {', '.join(repeated)} named more than once. Nothing was changed.")
