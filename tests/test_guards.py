@@ -71,14 +71,26 @@ def test_a_full_refresh_goes_through_where_the_table_is_new_and_where_the_run_sa
     assert blank.returncode != 0 and 'the var must be a non-empty text, got " "' in blank.output, blank.output
     assert trips.rows() == before
     assert "dbt_backfill_audit" not in trips.backend.tables_in("analytics_backfill")
+    # a reason left in dbt_project.yml is not this invocation's: it would let every later full refresh through
+    project_file = trips.dir / "dbt_project.yml"
+    original = project_file.read_text()
+    project_file.write_text(original + "\nvars:\n  dbt_backfill_allow_full_refresh: 'always'\n")
+    try:
+        standing = trips.dbt("run", "--full-refresh", "-s", "fct_trips")
+        assert standing.returncode != 0 and "fct_trips is protected" in standing.output, standing.output
+    finally:
+        project_file.write_text(original)
+    assert trips.rows() == before
     reason = "fare changed type (ticket 42)"
     # the README's command, verbatim
     allowed = trips.dbt("run", "--full-refresh", "-s", "fct_trips", "--vars",
                         '{dbt_backfill_allow_full_refresh: "fare changed type (ticket 42)"}')
     assert allowed.returncode == 0, allowed.output
     assert trips.rows() == built != before  # rebuilt whole from the source, corrections included
-    assert trips.query("select event, model, outcome, detail from analytics_backfill.dbt_backfill_audit") == [
-        ("full_refresh", "fct_trips", "allowed", reason)]
+    [(event, model, outcome, detail, approved_by)] = trips.query(
+        "select event, model, outcome, detail, approved_by from analytics_backfill.dbt_backfill_audit")
+    assert (event, model, outcome, detail) == ("full_refresh", "fct_trips", "allowed", reason)
+    assert approved_by.startswith("dbt run as ")
     history = trips.backfill("history", "fct_trips", "--json")
     assert [(e["event"], e["detail"]) for e in history.json()["events"]] == [("full_refresh", reason)]
 

@@ -678,20 +678,25 @@ def test_a_search_path_naming_a_schema_others_may_create_in_is_refused_before_an
     def run(*command):
         return trips._run([str(Path(sys.executable).parent / "dbt-backfill"), *command, *options], env=unsafe)
     try:
-        for grantee, shown in ((mallory, mallory), ("public", "PUBLIC (every role)")):
+        for grantee, shown in ((mallory, f"may create: {mallory}"), ("public", "may create: PUBLIC (every role)"),
+                               (None, f"holds functions owned by {mallory}")):
             if grantee == "public":
                 trips.query(f"revoke create on schema shared from {mallory}; grant create on schema shared to public")
+            elif grantee is None:  # CREATE revoked, but what mallory made while allowed is still there
+                trips.query(f"revoke create on schema shared from public; create function shared.lower(text) returns "
+                            f"text language sql as $$ select 'hijacked' $$; alter function shared.lower(text) owner "
+                            f"to {mallory}")
             for command in (["apply", str(path)], ["plan", "fct_trips", "--partitions", "2026-03-01", "--out", str(other)],
                             ["rollback", str(path)], ["history", "fct_trips"]):
                 result = run(*command)
                 refused(result, f"the search_path of this session (analytics,shared) names schema(s) where roles that "
-                                f"cannot act as {trips.backend.server.user} may create functions and operators: "
-                                f"\"shared\" ({shown}).")
+                                f"cannot act as {trips.backend.server.user} may create functions and operators, or "
+                                f"have: \"shared\" ({shown}).")
                 assert "Nothing was done." in result.stderr
                 assert snapshot(trips) == before and not other.exists()
                 assert trips.backend.tables_in("analytics_backfill") == stages_before
         assert trips.query(audit) == audit_before  # nothing recorded: nothing happened
-        trips.query("revoke create on schema shared from public")
+        trips.query("drop function shared.lower(text)")
         applied = run("apply", str(path))
         assert applied.returncode == 0, applied.output
         assert snapshot(trips)["analytics.fct_trips"] != before["analytics.fct_trips"]

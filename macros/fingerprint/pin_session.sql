@@ -23,7 +23,7 @@
   {% set session_search_path = remembered.get('search_path') or dbt_backfill._current_setting('search_path') %}
   {% do dbt_backfill._pin_settings({'TimeZone': 'UTC', 'DateStyle': 'ISO, YMD', 'extra_float_digits': '1',
                                     'IntervalStyle': 'postgres', 'lc_monetary': 'C',
-                                    'search_path': 'pg_catalog, ' ~ session_search_path}) %}
+                                    'search_path': 'pg_catalog' ~ (', ' ~ session_search_path if session_search_path | trim else '')}) %}
 {% endmacro %}
 
 {# DuckDB: timestamptz renders through an explicit UTC conversion; the time zone is pinned anyway so that nothing

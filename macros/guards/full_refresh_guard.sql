@@ -9,7 +9,8 @@
   Pre-hooks run before the materialization creates or drops anything, so the table is left as it was.
   Unprotected models pass through untouched. A full refresh goes through:
     - where the table does not exist yet (CI, a fresh dev schema): there is nothing published to lose;
-    - when the invocation says why, with the var dbt_backfill_allow_full_refresh ("<reason>"): the reason is
+    - when the invocation says why, with --vars '{dbt_backfill_allow_full_refresh: "<reason>"}' on its command
+      line (not from dbt_project.yml, where it would stay for every later run): the reason, and who ran it, are
       recorded in the model's audit trail (event full_refresh), in the model's own transaction where the engine
       has one, so the row stays only if the rebuild committed.
   Not dispatched.
@@ -20,13 +21,17 @@
     {% set backfill = meta.get('backfill') or (model.get('meta') or {}).get('backfill') or {} %}
     {% if backfill.get('protected') and should_full_refresh() %}
       {% set published = adapter.get_relation(database=this.database, schema=this.schema, identifier=this.identifier) %}
-      {% set reason = var('dbt_backfill_allow_full_refresh', none) %}
+      {# only from this invocation's --vars: a reason left in dbt_project.yml would let every later full refresh through #}
+      {% set given = invocation_args_dict.get('vars') or {} %}
+      {% if given is string %}{% set given = fromyaml(given) or {} %}{% endif %}
+      {% set reason = given.get('dbt_backfill_allow_full_refresh') %}
       {% if published is none %}
         {{ return('') }}
       {% elif reason is string and reason | trim %}
         {% do dbt_backfill._ensure_audit_table(this) %}
         {% do dbt_backfill.record_audit_event(this, 'full_refresh', invocation_id,
-            {'model': model.name, 'outcome': 'allowed', 'detail': reason | trim}) %}
+            {'model': model.name, 'outcome': 'allowed', 'detail': reason | trim,
+             'approved_by': 'dbt run as ' ~ (target.get('user') or env_var('USER', 'an unknown user'))}) %}
         {{ return('') }}
       {% endif %}
       {{ exceptions.raise_compiler_error(

@@ -19,25 +19,45 @@
   {{ return(none) }}
 {% endmacro %}
 
-{# Every name in the statement is pg_catalog's, and its operators are named with OPERATOR(): it runs before the
-   session is known to be safe. #}
+{# Every name in the statement is pg_catalog's, its types included, and its operators are named with OPERATOR(): it
+   runs before the session is known to be safe. A schema is unsafe while someone untrusted may create in it, and
+   after that while it still holds a function, operator or type they own (revoking CREATE leaves them in place). #}
 {% macro postgres__refuse_unsafe_search_path() %}
+  {% set trusted %}
+    (r.rolsuper or r.rolname OPERATOR(pg_catalog.=) 'pg_database_owner'::pg_catalog.name
+     or r.oid OPERATOR(pg_catalog.=) (select d.datdba from pg_catalog.pg_database d
+                                      where d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
+     or pg_catalog.pg_has_role(r.oid, current_user, 'MEMBER'))
+  {% endset %}
   {% set query %}
-    select n.nspname::text as schema_name,
-           case when pg_catalog.has_schema_privilege('public', n.oid, 'CREATE') then 'PUBLIC (every role)'
-                else pg_catalog.string_agg(r.rolname::text, ', ' order by r.rolname::text) end as roles,
+    with path as (
+      select n.oid, n.nspname, p.position
+      from pg_catalog.unnest(pg_catalog.current_schemas(false)) with ordinality as p(nspname, position)
+      join pg_catalog.pg_namespace n on n.nspname OPERATOR(pg_catalog.=) p.nspname
+    ),
+    untrusted as (
+      select path.nspname, path.position, 'may create: ' || r.rolname::pg_catalog.text as why
+      from path join pg_catalog.pg_roles r on pg_catalog.has_schema_privilege(r.oid, path.oid, 'CREATE')
+      where not {{ trusted }} and not pg_catalog.has_schema_privilege('public', path.oid, 'CREATE')
+      union all
+      select path.nspname, path.position, 'may create: PUBLIC (every role)'
+      from path where pg_catalog.has_schema_privilege('public', path.oid, 'CREATE')
+      union all
+      select path.nspname, path.position, 'holds ' || o.kind || ' owned by ' || r.rolname::pg_catalog.text
+      from path
+      join (select pronamespace as nsp, proowner as owner, 'functions' as kind from pg_catalog.pg_proc
+            union all select oprnamespace, oprowner, 'operators' from pg_catalog.pg_operator
+            union all select typnamespace, typowner, 'types' from pg_catalog.pg_type) o on o.nsp OPERATOR(pg_catalog.=) path.oid
+      join pg_catalog.pg_roles r on r.oid OPERATOR(pg_catalog.=) o.owner
+      where not {{ trusted }}
+    )
+    select nspname::pg_catalog.text as schema_name,
+           pg_catalog.string_agg(distinct why, ', ') as roles,
            pg_catalog.current_setting('search_path') as search_path,
-           current_user::text as acting_role
-    from pg_catalog.unnest(pg_catalog.current_schemas(false)) with ordinality as path(nspname, position)
-    join pg_catalog.pg_namespace n on n.nspname OPERATOR(pg_catalog.=) path.nspname
-    join pg_catalog.pg_roles r on pg_catalog.has_schema_privilege(r.oid, n.oid, 'CREATE')
-    where not r.rolsuper
-      and r.rolname OPERATOR(pg_catalog.<>) 'pg_database_owner'::name
-      and r.oid OPERATOR(pg_catalog.<>) (select d.datdba from pg_catalog.pg_database d
-                                         where d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
-      and not pg_catalog.pg_has_role(r.oid, current_user, 'MEMBER')
-    group by n.nspname, n.oid, path.position
-    order by path.position
+           current_user::pg_catalog.text as acting_role
+    from untrusted
+    group by nspname, position
+    order by position
   {% endset %}
   {% set unsafe = dbt_backfill._execute(query).rows %}
   {% if unsafe %}
@@ -45,10 +65,11 @@
     {% for row in unsafe %}{% do named.append('"' ~ row['schema_name'] ~ '" (' ~ row['roles'] ~ ')') %}{% endfor %}
     {% do dbt_backfill._refuse('unsafe_search_path',
         'the search_path of this session (' ~ unsafe[0]['search_path'] ~ ') names schema(s) where roles that cannot '
-        ~ 'act as ' ~ unsafe[0]['acting_role'] ~ ' may create functions and operators: ' ~ named | join(', ') ~ '. One '
+        ~ 'act as ' ~ unsafe[0]['acting_role'] ~ ' may create functions and operators, or have: ' ~ named | join(', ') ~ '. One '
         ~ 'of them could stand in for a built-in in the checks and writes of this backfill, with the privileges of '
         ~ unsafe[0]['acting_role'] ~ ' (PostgreSQL CVE-2018-1058). Nothing was done. Take the schema off the role\'s '
-        ~ 'search_path (the profile\'s search_path, ALTER ROLE ... SET search_path), or revoke CREATE on it.',
+        ~ 'search_path (the profile\'s search_path, ALTER ROLE ... SET search_path), or revoke CREATE on it and drop what '
+        ~ 'they created there.',
         {'schemas': unsafe | map(attribute='schema_name') | list}) %}
   {% endif %}
 {% endmacro %}

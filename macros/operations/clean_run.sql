@@ -1,15 +1,16 @@
 {#
   Drop a run's stage and backup relations. While a rollback is still possible — a backup exists and its partition
   does not equal target_before — the backups are kept and the call is refused, unless drop_backups is true.
-  The packet is checked first (_check_packet): only relations named for this run, in its stage schema, are
+  The session is pinned, then the packet checked (_check_packet): only relations named for this run, in its stage schema, are
   dropped, each as a table and without CASCADE (on PostgreSQL a view someone built on a stage makes the drop
   fail, it is not dropped with it). Takes the table's backfill lock, as apply and rollback do: a clean never runs beside them.
   The audit row (`cleaned`) names what was dropped and `cleaned_by` (the CLI: --by, else "OS user <name>").
 #}
 {% macro clean_run(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
                    drop_backups=false, packet_sha256=none, cleaned_by=none) %}
-  {% do dbt_backfill._check_packet(model, target, run_id, partitions, packet_sha256, 'Nothing was dropped.') %}
+  {# pinned first: the packet's checks read the audit table through the session's search_path too #}
   {% do dbt_backfill.pin_session() %}
+  {% do dbt_backfill._check_packet(model, target, run_id, partitions, packet_sha256, 'Nothing was dropped.') %}
   {% set target_relation = dbt_backfill._target_relation(target) %}
   {% do dbt_backfill.acquire_target_lock(target_relation) %}
   {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_columns) %}

@@ -18,6 +18,7 @@
       changed: [2026-03-01], before: 0, after: 27, model_sql: <compiled --full-refresh>, exclude_columns: []}'
 #}
 {% macro partitions_in_reach(model, partition_by, changed, before=0, after=0, model_sql=none, exclude_columns=[]) %}
+  {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% set node = dbt_backfill._model_node(model) %}
   {% set target_relation = dbt_backfill._target_relation({'database': node.database, 'schema': node.schema,
                                                           'identifier': node.alias or node.name}) %}

@@ -34,7 +34,9 @@
   {% if watermark is string %}{% set watermark = {'column': watermark} %}{% endif %}
 
   {% set model_sql = dbt_backfill._render_model_sql(node) %}
-  {% set run_id = modules.datetime.datetime.utcnow().strftime('%Y%m%d_%H%M%S_') ~ invocation_id[:4] %}
+  {# ends in a letter and three hex digits: YAML 1.1 reads 20261129_181848_1234 as an integer, so an all-digit id
+     would break the apply, verify and rollback commands printed with it, typed as they are #}
+  {% set run_id = modules.datetime.datetime.utcnow().strftime('%Y%m%d_%H%M%S_') ~ 'p' ~ invocation_id[:3] %}
   {% set target_ref = {'database': node.database, 'schema': node.schema, 'identifier': node.alias or node.name} %}
   {% set code = {'compiled_sql_sha256': dbt_backfill._sha256_of_text(model_sql), 'git_commit': none,
                  'dbt_backfill_version': dbt_backfill._version(), 'dbt_version': dbt_version} %}

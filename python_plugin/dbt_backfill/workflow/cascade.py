@@ -107,6 +107,10 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
         reach = downstream.get("reach") or {}
         try:
             node = runner.compile_model(model)
+            if node.materialized == "table":  # a plan would need a person's --allow-table reason
+                steps.append(CascadeStep(model, "not_rebuilt", "a table: its next `dbt run` rebuilds it whole from its "
+                                                               "parents (run it when the cascade is done)"))
+                continue
             spec = BackfillSpec.resolve(model, node.meta_backfill, {})
             found = runner.run_operation("partitions_in_reach", {
                 "model": model, "partition_by": downstream["partition_by"], "changed": upstream,

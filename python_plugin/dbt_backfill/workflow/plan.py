@@ -64,8 +64,8 @@ class _AllEqual(Exception):
 
 
 RANGE_LIMIT = 10_000  # values one range may expand to: a typo (2026..20260) must not plan twenty thousand days
-DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-INTEGER = re.compile(r"-?\d{1,18}")
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+INTEGER = re.compile(r"-?[0-9]{1,18}")
 
 
 def expand_range(item: str) -> list[str]:
@@ -218,6 +218,7 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
     if request.out is not None:
         check_out_path(Path(request.out))
     node = runner.compile_model(request.model)
+    _check_materialization(node, request.allow_table)
     spec = BackfillSpec.resolve(node.name, node.meta_backfill, request.overrides or {})
     if not node.compiled_sql.strip():
         raise BackfillError(f"dbt compiled {node.name} to no SQL; nothing was changed.")
@@ -227,19 +228,45 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
         return _plan(runner, request, node, spec, partitions, run_id, now, path)
     except _AllEqual as equal:
         return _nothing_to_change(runner, node, run_id, equal.partitions)
-    except (BackfillError, BackfillRefused, KeyboardInterrupt) as failure:
-        if isinstance(failure, KeyboardInterrupt):
-            failure = Interrupted(f"the plan was stopped (Ctrl-C or SIGTERM). {_what_was_written(path, run_id)}; a plan "
-                                  f"only reads the target, so the target is unchanged.")
-        _record_plan_failed(runner, node, run_id, failure)
-        said = _stages_after_failure(runner, run_id, keep=getattr(failure, "reason", None) == "builds_differ")
-        if isinstance(failure, BackfillError) and failure.cause is not None:
-            # the database stopped it, not the input: say what that means for the target, which a plan only reads
-            first, _, rest = str(failure).partition("\n")
-            first = f"{first} {_what_was_written(path, run_id)}; a plan only reads the target, so the target is unchanged."
-        else:
-            first, _, rest = str(failure).partition("\n")
-        raise restated(failure, f"{first} {said}\n{rest}".rstrip()) from None
+    except BackfillRefused as refused:
+        if refused.reason != "unsafe_search_path":
+            raise _plan_stopped(runner, node, run_id, path, refused) from None
+        raise  # refused before it read anything: nothing to record (the audit table is read through that path too)
+    except (BackfillError, KeyboardInterrupt) as failure:
+        raise _plan_stopped(runner, node, run_id, path, failure) from None
+
+
+def _plan_stopped(runner: DbtRunner, node: ModelNode, run_id: str, path: Path,
+                  failure: BackfillError | BackfillRefused | KeyboardInterrupt) -> Exception:
+    """A plan that stopped: its `plan_failed` row, its stages dropped (or kept, to compare two builds), and the
+    failure restated with what that left."""
+    if isinstance(failure, KeyboardInterrupt):
+        failure = Interrupted(f"the plan was stopped (Ctrl-C or SIGTERM). {_what_was_written(path, run_id)}; a plan "
+                              f"only reads the target, so the target is unchanged.")
+    _record_plan_failed(runner, node, run_id, failure)
+    said = _stages_after_failure(runner, run_id, keep=getattr(failure, "reason", None) == "builds_differ")
+    if isinstance(failure, BackfillError) and failure.cause is not None:
+        # the database stopped it, not the input: say what that means for the target, which a plan only reads
+        first, _, rest = str(failure).partition("\n")
+        first = f"{first} {_what_was_written(path, run_id)}; a plan only reads the target, so the target is unchanged."
+    else:
+        first, _, rest = str(failure).partition("\n")
+    return restated(failure, f"{first} {said}\n{rest}".rstrip())
+
+
+def _check_materialization(node: ModelNode, allow_table: str | None) -> None:
+    """The CLI's copy of the package's _check_materialization (macros/utils/_plan.sql), made before anything is read
+    or recorded: the same refusals, word for word (tests/test_plan_review.py runs both paths)."""
+    if node.materialized in ("view", "ephemeral"):
+        how = ("a view: it runs its SQL on every read" if node.materialized == "view" else
+               "ephemeral: it has no table, its SQL is inlined where it is read")
+        raise BackfillError(f"{node.name} is materialized as {how}, so it is always current and there is nothing to "
+                            f"repair. Nothing was changed.")
+    if node.materialized == "table" and not allow_table:
+        raise BackfillError(f"{node.name} is materialized as a table: its next `dbt run` rebuilds it whole from its "
+                            f"sources, replacing whatever a backfill writes (rebuilding it is the repair). To replace "
+                            f"partitions until then, say why: --allow-table \"<reason>\" (pure dbt: allow_table: "
+                            f"<reason>), kept in the packet. Nothing was changed.")
 
 
 def _nothing_to_change(runner: DbtRunner, node: ModelNode, run_id: str,
