@@ -218,8 +218,8 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
     if request.out is not None:
         check_out_path(Path(request.out))
     node = runner.compile_model(request.model)
-    _check_materialization(node, request.allow_table)
     spec = BackfillSpec.resolve(node.name, node.meta_backfill, request.overrides or {})
+    _check_materialization(node, request.allow_table)
     if not node.compiled_sql.strip():
         raise BackfillError(f"dbt compiled {node.name} to no SQL; nothing was changed.")
     run_id = new_run_id(now)
