@@ -253,17 +253,18 @@ def plan(model, partitions, partitions_file, out, partition_by, business_key, or
         raise click.UsageError("give the partitions with exactly one of --partitions and --partitions-file.")
     values = (partitions if partitions is not None else
               [line for line in partitions_file.read_text().splitlines() if line.strip()])
+    # parsed once, here: the plan gets the expanded values, and the person sees what they came to before it runs
+    expanded = parse_partitions(values)
+    if partitions_file or ".." in partitions:
+        # the plan below checks each value with the column's own cast
+        click.echo(f"Partitions: {len(expanded)} value(s), {expanded[0]} … {expanded[-1]}"
+                   f"{' (from ' + str(partitions_file) + ')' if partitions_file else ''}.", err=as_json)
     runner = runner_from(project_dir, profiles_dir, dbt_target, dbt_vars)
     overrides = {"partition_by": partition_by, "business_key": business_key, "order_by": order_by,
                  "additive": additive, "exclude_columns": exclude_columns, "watermark": watermark_column}
-    result = plan_backfill(runner, PlanRequest(model=model, partitions=values, out=out, overrides=overrides,
+    result = plan_backfill(runner, PlanRequest(model=model, partitions=expanded, out=out, overrides=overrides,
                                                allow_empty=allow_empty, allow_watermark_move=allow_watermark_move,
                                                allow_table=allow_table, batch_size=batch_size))
-    expanded = parse_partitions(values)
-    if any(".." in item for item in (values.split(",") if isinstance(values, str) else values)) or partitions_file:
-        # what the ranges and the file came to: the plan below checks each value with the column's own cast
-        click.echo(f"Partitions: {len(expanded)} value(s), {expanded[0]} … {expanded[-1]}"
-                   f"{' (from ' + str(partitions_file) + ')' if partitions_file else ''}.", err=as_json)
     if isinstance(result, NothingToChange):
         if as_json:
             click.echo(json.dumps({"status": "nothing_to_change", "model": result.model, "run_id": result.run_id,

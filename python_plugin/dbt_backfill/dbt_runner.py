@@ -53,7 +53,6 @@ def require_supported_adapter(adapter_type: str) -> None:
                             f"{adapter_type or 'an unknown adapter'}. Nothing was changed.")
 
 
-
 def default_project_dir() -> Path:
     """Where dbt finds the project when neither --project-dir nor DBT_PROJECT_DIR names it: the nearest directory
     from here up holding a dbt_project.yml, else here (dbt-core's dbt.cli.resolvers.default_project_dir, 1.5+)."""
