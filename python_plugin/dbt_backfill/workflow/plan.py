@@ -255,7 +255,7 @@ def _plan_stopped(runner: DbtRunner, node: ModelNode, run_id: str, path: Path,
 
 
 def _check_materialization(node: ModelNode, allow_table: str | None) -> None:
-    """The CLI's copy of the package's _check_materialization (macros/utils/_plan.sql), made before anything is read
+    """The CLI's copy of the package's _check_materialization (macros/plan/_plan.sql), made before anything is read
     or recorded: the same refusals, word for word (tests/test_plan_review.py runs both paths)."""
     if node.materialized in ("view", "ephemeral"):
         how = ("a view: it runs its SQL on every read" if node.materialized == "view" else
