@@ -120,6 +120,7 @@
         'reason': item.reason, 'relation': item.relation if item.relation is string else dbt_backfill._relation_name(item.relation)}) %}
   {% endfor %}
   {% do dbt_backfill._emit_result('orphans', {'relations': listed, 'audits': audits | unique | list}) %}
+  {{ return(listed) }}
 {% endmacro %}
 
 {# The runs of `model` the audit table records building stages for (one run with run_id): [{run_id, building:

@@ -52,4 +52,5 @@
       'detail': {'dropped': dropped, 'by': cleaned_by}}) %}
   {% do dbt_backfill._commit() %}
   {% do dbt_backfill._emit_result('cleaned', {'run_id': run_id, 'dropped': dropped}) %}
+  {{ return(dropped) }}
 {% endmacro %}

@@ -10,7 +10,10 @@
         query: "select sum(fare) from raw.trip_events where trip_date = {partition}"
         tolerance: 0.01
 
-  `{partition}` in a control query becomes the partition value as a typed literal. Returns a list of
+  `{partition}` in a control query becomes the partition value as a typed literal, and `{{ source('finance',
+  'trip_ledger') }}` / `{{ ref('stg_ledger') }}` the relations dbt resolves (rendered at run time, in the
+  operation's context: a query in a properties file must keep its Jinja from dbt's parse-time rendering with
+  `{% raw %} … {% endraw %}`; one in the model's config() needs nothing). Returns a list of
   {check, partition, passed, observed, expected, detail}; raises naming a check it does not know.
 #}
 {% macro _reconciliation_gates(checks, target_relation, scope, planned) %}
@@ -31,6 +34,8 @@
       {% do dbt_backfill._fail('meta.backfill.checks total_matches_control needs column and query (and tolerance), not '
           ~ tojson(setting) ~ '. Nothing was changed.') %}
     {% endif %}
+    {# rendered before anything is built (planned=[]): an unknown source or model is named now, not after the builds #}
+    {% set control_query = dbt_backfill._rendered_control_query(setting.query) if kind == 'total_matches_control' else none %}
     {# a partition empty in the target and in the build has nothing to reconcile (the CLI stops on it) #}
     {% for partition in planned if partition.builds.a.row_count or partition.target_before.row_count %}
       {% set stage = partition.stage_relation %}
@@ -57,7 +62,7 @@
         {% endfor %}
       {% elif kind == 'total_matches_control' %}
         {% set column = dbt_backfill._columns(stage, [setting.column], 'total_matches_control column')[0] %}
-        {% set control = dbt_backfill._strip_statement_end(setting.query | replace('{partition}', literal)) %}
+        {% set control = dbt_backfill._strip_statement_end(control_query | replace('{partition}', literal)) %}
         {% set tolerance = (setting.get('tolerance', 0) | string) %}
         {% do dbt_backfill._step('evaluating the control query of total_matches_control on partition ' ~ partition.value,
             'the control query of meta.backfill.checks total_matches_control failed (see the error below). Stages are left '
@@ -73,4 +78,13 @@
     {% endfor %}
   {% endfor %}
   {{ return(results) }}
+{% endmacro %}
+
+{# A control query with dbt's {{ source() }} / {{ ref() }} (or any Jinja), rendered the way dbt renders a model's
+   SQL; a query without Jinja is used as written (its braces, `{partition}` among them, are not Jinja). #}
+{% macro _rendered_control_query(query) %}
+  {% if '{{' not in query and '{%' not in query %}{{ return(query) }}{% endif %}
+  {% do dbt_backfill._step('rendering the control query of total_matches_control', 'its Jinja could not be rendered '
+      ~ '(see the error below: a source or model dbt does not know, say). No packet was written; the target is unchanged.') %}
+  {{ return(render(query)) }}
 {% endmacro %}

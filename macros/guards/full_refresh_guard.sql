@@ -31,7 +31,7 @@
         {% do dbt_backfill._ensure_audit_table(this) %}
         {% do dbt_backfill.record_audit_event(this, 'full_refresh', invocation_id,
             {'model': model.name, 'outcome': 'allowed', 'detail': reason | trim,
-             'approved_by': 'dbt run as ' ~ (target.get('user') or env_var('USER', 'an unknown user'))}) %}
+             'approved_by': dbt_backfill._invoking_user('dbt run')}) %}
         {{ return('') }}
       {% endif %}
       {{ exceptions.raise_compiler_error(

@@ -6,9 +6,10 @@
 {#
   The packet plan_backfill recorded for `run_id`: {packet, sha256}, the SHA-256 recomputed by the database over
   the recorded text (so an edit of the row shows). Looked up in the audit table of every model with
-  meta.backfill, since a run id names no table. Refuses when no packet, or more than one, is recorded.
+  meta.backfill, since a run id names no table. Refuses when more than one packet is recorded, and when none is
+  unless `required` is false (then none is returned: clean_backfill of a plan that wrote no packet).
 #}
-{% macro _recorded_packet(run_id) %}
+{% macro _recorded_packet(run_id, required=true) %}
   {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% set audits = dbt_backfill._audit_relations() %}
   {% set found = [] %}
@@ -20,6 +21,7 @@
     {% endif %}
   {% endfor %}
   {% do dbt_backfill._commit() %}
+  {% if not found and not required %}{{ return(none) }}{% endif %}
   {% if found | length != 1 %}
     {% do dbt_backfill._refuse('unknown_run', ('no packet is' if not found else (found | length) ~ ' packets are') ~ ' recorded for run '
         ~ tojson(run_id) ~ ' (looked in ' ~ (audits.keys() | list | join(', ') or 'no audit table') ~ '). Run plan_backfill first. '
