@@ -1,19 +1,36 @@
 # Two commands on a fresh machine:
 #   make test   installs what the tests need (.venv, pinned dbt, PySpark; PostgreSQL binaries and a Java 17
-#               runtime if missing) and runs them
-#   make demo   the seed scenario end to end on DuckDB, no server (see README)
+#               runtime if missing) and runs them; then the seed scenario on the lowest dbt minor declared
+#   make demo   the seed scenario end to end on DuckDB, no server (see README): installs the DuckDB extra only
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+DEMO_STAMP := $(VENV)/.installed-duckdb
+# the lowest dbt minor pyproject.toml declares, in a venv of its own (DuckDB only)
+LOWEST_VENV := .venv-lowest-dbt
+LOWEST_STAMP := $(LOWEST_VENV)/.installed
 
-.PHONY: test demo install postgres-binaries java-runtime clean
+.PHONY: test test-lowest-dbt demo install postgres-binaries java-runtime clean
 
 $(STAMP): pyproject.toml requirements/test-constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -c requirements/test-constraints.txt -e ".[postgres,duckdb,spark,test]"
 	touch $(STAMP)
+
+# the demo needs dbt-core and dbt-duckdb alone (no PySpark, no PostgreSQL driver, no pytest)
+$(DEMO_STAMP): pyproject.toml requirements/test-constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -c requirements/test-constraints.txt -e ".[duckdb]"
+	touch $(DEMO_STAMP)
+
+$(LOWEST_STAMP): pyproject.toml requirements/lowest-dbt.txt
+	$(PYTHON) -m venv $(LOWEST_VENV)
+	$(LOWEST_VENV)/bin/pip install --quiet --upgrade pip
+	$(LOWEST_VENV)/bin/pip install --quiet -c requirements/lowest-dbt.txt -e ".[duckdb,test]"
+	touch $(LOWEST_STAMP)
 
 install: $(STAMP)
 
@@ -33,10 +50,16 @@ PYTEST_WORKERS ?= 2
 
 test: install postgres-binaries java-runtime
 	$(BIN)/python -m pytest tests -q -n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder --durations=25 $(PYTEST_ARGS)
+	@if [ -z "$(PYTEST_ARGS)" ]; then $(MAKE) --no-print-directory test-lowest-dbt; fi
+
+# The seed scenario on DuckDB with the lowest dbt minor declared (the whole suite runs on the highest). Part of
+# `make test` when it runs everything (no PYTEST_ARGS).
+test-lowest-dbt: $(LOWEST_STAMP)
+	DBT_BACKFILL_EXPECTED_DBT=lowest $(LOWEST_VENV)/bin/python -m pytest tests/test_packaging.py tests/test_seed_scenario.py tests/test_demo.py -q -n 0 -m duckdb -p no:cacheprovider
 
 # The seed scenario on DuckDB (no server); the project is left in ./dbt_backfill_demo.
-demo: install
+demo: $(DEMO_STAMP)
 	$(BIN)/dbt-backfill demo
 
 clean:
-	rm -rf $(VENV) .pytest_cache
+	rm -rf $(VENV) $(LOWEST_VENV) .pytest_cache
