@@ -11,7 +11,7 @@ DEMO_STAMP := $(VENV)/.installed-duckdb
 LOWEST_VENV := .venv-lowest-dbt
 LOWEST_STAMP := $(LOWEST_VENV)/.installed
 
-.PHONY: test test-lowest-dbt demo install postgres-binaries java-runtime clean
+.PHONY: test test-lowest-dbt docs demo install postgres-binaries java-runtime clean
 
 $(STAMP): pyproject.toml requirements/test-constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -63,3 +63,8 @@ demo: $(DEMO_STAMP)
 
 clean:
 	rm -rf $(VENV) $(LOWEST_VENV) .pytest_cache
+
+# The transcripts in README.md and docs/: run the documented commands on DuckDB and write their real output where a
+# page marks one (tests/documented.py); `make test` checks them
+docs: install
+	DBT_BACKFILL_WRITE_DOCS=1 $(BIN)/python -m pytest tests/test_documented_commands.py -q -n 0 -k duckdb -p no:cacheprovider

@@ -431,7 +431,8 @@ def machine() -> str:
     return f"{platform.machine()}, {cpus} CPUs{memory}, {platform.system()} {platform.release()}"
 
 
-def main(argv: list[str] | None = None) -> int:
+def options(argv: list[str] | None = None) -> argparse.Namespace:
+    """The command line, checked (the suite checks the commands docs/performance.md shows with it)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes (CI): the harness runs, figures are noise")
     parser.add_argument("--warm", action="store_true",
@@ -440,11 +441,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default=",".join(MEASURES), help="comma-separated measures, e.g. P1,P4")
     parser.add_argument("--json", type=Path, default=None, help="also write the results as JSON here")
     args = parser.parse_args(argv)
-    sizes = SIZES["quick" if args.quick else "full"]
-    chosen = [m.strip().upper() for m in args.only.split(",") if m.strip()]
-    unknown = [m for m in chosen if m not in MEASURES]
+    args.chosen = [m.strip().upper() for m in args.only.split(",") if m.strip()]
+    unknown = [m for m in args.chosen if m not in MEASURES]
     if unknown:
         parser.error(f"unknown measure(s) {', '.join(unknown)}; known: {', '.join(MEASURES)}")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = options(argv)
+    sizes = SIZES["quick" if args.quick else "full"]
+    chosen = args.chosen
 
     cluster = None
     server = server_from_environment()

@@ -7,6 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from documented import EXCERPT_MARK, REPO, read_page
+
 CLI = str(Path(sys.executable).with_name("dbt-backfill"))
 
 
@@ -29,13 +31,28 @@ def test_demo_tells_the_seed_story_and_leaves_a_project_to_rerun(tmp_path):
     assert packet["approval"]["approved_by"] == "Dana Owner"
     assert [p["builds"]["a"]["sha256"] == p["builds"]["b"]["sha256"] for p in packet["partitions"]] == [True] * 3
 
-    # the printed commands work by hand in the project left behind
-    rerun = subprocess.run([CLI, "plan", "fct_trips", "--partitions", "2026-03-01"], cwd=directory,
-                           capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    assert rerun.returncode == 0, rerun.stdout + rerun.stderr
-    # applied already: every partition equals its build, so there is nothing to approve and no packet
-    assert rerun.stdout.startswith("nothing to change: every partition of fct_trips already holds exactly the rows "
-                                   "its build gives"), rerun.stdout
+    # the README's excerpt of this output: each of its lines is the demo's own, in order ("..." skips lines)
+    readme = (REPO / "README.md").read_text().splitlines()
+    start = readme.index(EXCERPT_MARK) + 2
+    excerpt = readme[start:readme.index("```", start)]
+    said = iter(line.rstrip() for line in output.splitlines())
+    for line in excerpt:
+        if line.strip() != "...":
+            assert any(real == line.rstrip() for real in said), f"README's demo excerpt: {line!r} is not the demo's"
+
+    # the README's commands to run by hand in the project left behind, as written (`source` and `cd` are the shell's)
+    [block] = [block for block in read_page(REPO / "README.md").blocks if block.in_demo]
+    for command in block.commands:
+        if not command.runs:
+            continue
+        words = command.words
+        program = CLI if words[0] == "dbt-backfill" else words[0]
+        rerun = subprocess.run([program, *words[1:]], cwd=directory, capture_output=True, text=True,
+                               stdin=subprocess.DEVNULL)
+        assert rerun.returncode == command.expected_status, (command.where(), rerun.stdout + rerun.stderr)
+    assert "Applied " in rerun.stdout  # the last: the demo's repair undone, planned again and applied by hand
+    again = yaml.safe_load((directory / "backfills" / "again.yml").read_text())
+    assert [p["builds"]["a"]["sha256"] for p in again["partitions"]] == [p["builds"]["a"]["sha256"] for p in packet["partitions"]]
 
     # a second demo replaces the first (its project made afresh: the story itself is the one asserted above); a
     # directory that is not a demo is left alone
