@@ -1,4 +1,4 @@
-"""The canonical text and fingerprint (dbt_backfill/v3), written from the README's rules alone -- the section "The
+"""The canonical text and fingerprint (dbt_backfill/v3), written from the rules in docs/fingerprint.md alone -- the section "The
 canonical fingerprint" and its table of engine texts -- and from Python values, not from SQL. It shares no code
 with reference_fingerprint.py (which restates the algorithm over ready-made field texts): here each value is
 rendered by the documented rule for its type, so a test can check the SQL's rendering of every type against it."""

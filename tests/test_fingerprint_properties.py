@@ -3,7 +3,7 @@ of column type the engine has -- the documented types, and enum, xml, binary, ar
 bit, lists, structs and maps -- drawn with the perturbations that matter (NULL beside the text `\\N`, `|` and `\\` at
 the edges of adjacent fields, duplicated rows, shuffled order, instants written with other offsets, a session time
 zone that is not UTC). Each row's digest from the package's SQL must equal the one canonical_oracle.py writes from
-the README's rules; rows with equal values must have equal digests and rows with different values different ones;
+the rules in docs/fingerprint.md; rows with equal values must have equal digests and rows with different values different ones;
 and each table's fingerprint must equal the oracle's."""
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def random_json(rng: random.Random, depth: int = 0) -> Any:
 
 @dataclass
 class ColumnType:
-    """One column type on one engine: its DDL, how to draw a value, write it as SQL, and render it by the README."""
+    """One column type on one engine: its DDL, how to draw a value, write it as SQL, and render it by docs/fingerprint.md."""
     name: str
     ddl: str
     draw: Callable[[random.Random], Any]

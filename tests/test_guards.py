@@ -82,7 +82,7 @@ def test_a_full_refresh_goes_through_where_the_table_is_new_and_where_the_run_sa
         project_file.write_text(original)
     assert trips.rows() == before
     reason = "fare changed type (ticket 42)"
-    # the README's command, verbatim
+    # docs/configuration.md's command, verbatim (test_documented_commands runs it as written too)
     allowed = trips.dbt("run", "--full-refresh", "-s", "fct_trips", "--vars",
                         '{dbt_backfill_allow_full_refresh: "fare changed type (ticket 42)"}')
     assert allowed.returncode == 0, allowed.output

@@ -652,7 +652,7 @@ def test_the_first_command_starts_from_the_parse_the_users_own_dbt_run_left_and_
         project.close()
 
 
-# The README's pure-dbt commands as a person types them (YAML: unquoted dates, a name with spaces), on a model whose
+# docs/pure-dbt.md's commands as a person types them (YAML: unquoted dates, a name with spaces), on a model whose
 # SQL reads an ephemeral staging model and lands in a custom schema under an alias (a vendor package's shape)
 @pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
 def test_the_pure_dbt_path_as_typed_on_a_model_reading_an_ephemeral_model(trips):
@@ -663,6 +663,13 @@ def test_the_pure_dbt_path_as_typed_on_a_model_reading_an_ephemeral_model(trips)
     assert plan.returncode == 0, plan.output
     recorded = plan.result("plan_backfill")
     assert recorded["verdict"] == "SAFE TO RUN" and trips.rows(table) == before
+    # the control query reads the source through {{ source() }} (rendered when the gate runs): the newest event of
+    # each trip, summed, equals each rebuilt day
+    [(packet,)] = trips.query(f"select detail from analytics_finance_backfill.dbt_backfill_audit "
+                              f"where event = 'packet_recorded' and run_id = '{recorded['run_id']}'")
+    gates = [g for g in json.loads(packet)["gates"] if g["check"] == "total_matches_control:fare"]
+    assert [(g["partition"], g["passed"], g["observed"]) for g in gates] == [
+        ("2026-03-01", True, "134.00"), ("2026-03-02", True, "88.00"), ("2026-03-03", True, "127.00")], gates
     assert (f"Packet recorded in {recorded['audit']}: run {recorded['run_id']}, sha256 {recorded['packet_sha256']}. "
             f"Nothing in the target has changed.") in plan.stdout
 
@@ -677,11 +684,52 @@ def test_the_pure_dbt_path_as_typed_on_a_model_reading_an_ephemeral_model(trips)
     verified = trips.dbt("run-operation", "dbt_backfill.verify_backfill", "--args", f"{{run_id: {run_id}}}")
     assert verified.returncode == 0, verified.output
     assert f"Verified run {run_id}: all 3 partition(s) of {recorded['target']} equal their approval." in verified.stdout
+    # clean_backfill keeps the backups while a rollback can still use them: refused, nothing dropped
+    stage_schema = "analytics_finance_backfill"
+    relations = trips.tables_in(stage_schema)
+    ours = [name for name in relations if run_id in name]
+    assert len(ours) == 8, relations  # a and b of three days, backups of the two replaced
+    kept = trips.dbt("run-operation", "dbt_backfill.clean_backfill", "--args", f"{{run_id: {run_id}}}")
+    assert kept.returncode == 1, kept.output
+    assert ("partition(s) 2026-03-01, 2026-03-02 can still be rolled back from their backups: nothing was dropped. "
+            "Pass --drop-backups to drop them anyway") in kept.output, kept.output
+    assert trips.tables_in(stage_schema) == relations and trips.query(f"select sum(fare) from {table} where trip_date "
+                                                                     f"in {in_list(DAYS)}") == [(Decimal("349.00"),)]
     rolled_back = trips.dbt("run-operation", "dbt_backfill.rollback_backfill", "--args", f"{{run_id: {run_id}}}")
     assert rolled_back.returncode == 0, rolled_back.output
     assert (f"Rolled back run {run_id} on {recorded['target']}: 2 partition(s) restored (2026-03-01, 2026-03-02).") \
         in rolled_back.stdout, rolled_back.stdout
     assert trips.rows(table) == before
+    # rolled back, no backup is needed: clean_backfill drops the run's relations by its recorded packet, says which,
+    # and records who ran it
+    cleaned = trips.dbt("run-operation", "dbt_backfill.clean_backfill", "--args", f"{{run_id: {run_id}}}")
+    assert cleaned.returncode == 0, cleaned.output
+    assert f"Cleaned run {run_id}: dropped 8 relation(s): " in cleaned.stdout, cleaned.stdout
+    assert [name for name in trips.tables_in(stage_schema) if run_id in name] == []
+    assert trips.query(f"select event, outcome from {stage_schema}.dbt_backfill_audit where run_id = '{run_id}' "
+                       f"and event = 'cleaned'") == [("cleaned", "dropped 8 relations")]
+    [(detail,)] = trips.query(f"select detail from {stage_schema}.dbt_backfill_audit where run_id = '{run_id}' "
+                              f"and event = 'cleaned'")
+    assert json.loads(detail)["by"].startswith("dbt run-operation as ")
+    # every run: nothing of this one is left; a dry run lists and drops nothing
+    listed = trips.dbt("run-operation", "dbt_backfill.clean_backfill", "--args", "{orphans: true, dry_run: true}")
+    assert listed.returncode == 0 and "Would drop 0 relation(s)." in listed.stdout, listed.output
+    assert trips.rows(table) == before
+
+
+def test_a_control_query_naming_a_source_dbt_does_not_know_is_refused_before_anything_is_built(planned):
+    stages_before = planned.backend.tables_in("analytics_backfill")
+    checks = ("{variant_checks: [{total_matches_control: {column: fare, "
+              "query: \"select sum(fare) from {{ source('raw', 'no_such_table') }} where trip_date = {partition}\"}}]}")
+    out = planned.dir / "backfills" / "unknown_source.yml"
+    result = planned.plan("fct_trips_variant", ["2026-03-01"], "--out", str(out), "--vars", checks)
+    assert result.returncode == 1, result.output
+    assert ("the control query of meta.backfill.checks total_matches_control could not be rendered (see the error "
+            "below: a source or model dbt does not know, say). No packet was written; the target is unchanged.") \
+        in result.stderr, result.stderr
+    assert "no_such_table" in result.stderr
+    assert planned.backend.tables_in("analytics_backfill") == stages_before and not out.exists()
+    assert planned.rows() == planned.published
 
 
 # -- plans that mean something (issue 19, item 5) --------------------------------------------------------------------

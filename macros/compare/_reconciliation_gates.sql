@@ -84,7 +84,8 @@
    SQL; a query without Jinja is used as written (its braces, `{partition}` among them, are not Jinja). #}
 {% macro _rendered_control_query(query) %}
   {% if '{{' not in query and '{%' not in query %}{{ return(query) }}{% endif %}
-  {% do dbt_backfill._step('rendering the control query of total_matches_control', 'its Jinja could not be rendered '
-      ~ '(see the error below: a source or model dbt does not know, say). No packet was written; the target is unchanged.') %}
+  {% do dbt_backfill._step('rendering the control query of total_matches_control', 'the control query of '
+      ~ 'meta.backfill.checks total_matches_control could not be rendered (see the error below: a source or model dbt '
+      ~ 'does not know, say). No packet was written; the target is unchanged.') %}
   {{ return(render(query)) }}
 {% endmacro %}

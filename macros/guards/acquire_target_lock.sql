@@ -24,6 +24,6 @@
 {% endmacro %}
 
 {# Spark: no lock a dbt session can take and hold across statements. Nothing is taken; the plan's review says so
-   (check 3) and the README's adapter table names it: schedule the apply outside the live job's window. #}
+   (check 3) and docs/adapters.md's table names it: schedule the apply outside the live job's window. #}
 {% macro spark__acquire_target_lock(target_relation) %}
 {% endmacro %}
