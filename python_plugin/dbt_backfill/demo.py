@@ -199,13 +199,13 @@ def run_demo(directory: Path, say: Callable[[str], None]) -> int:
          "plan", "fct_trips_volatile", "--partitions", days[0], expect=3)
     step("9", "The audit trail: every event, with who approved what.", "history", "fct_trips")
 
+    # the same commands as the README's block for the project left behind (test_demo runs that block as written)
     say(f"Done. The project stays in {project.dir}: read the packet ({PACKET}) and rerun any step there, e.g.\n"
         f"   cd {project.dir}\n"
-        f"   dbt-backfill plan fct_trips --partitions {partitions}\n"
-        f"   dbt-backfill approve backfills/<the new packet>.yml --by <name>\n"
-        f"   dbt-backfill apply backfills/<the new packet>.yml\n"
-        f"   dbt-backfill verify backfills/<the new packet>.yml\n"
-        f"   dbt-backfill rollback {PACKET}     # undo the demo's apply from its backups")
+        f"   dbt-backfill rollback {PACKET} --by \"Your Name\"     # undo the demo's apply from its backups\n"
+        f"   dbt-backfill plan fct_trips --partitions {days[0]}..{days[-1]} --out backfills/again.yml\n"
+        f"   dbt-backfill approve backfills/again.yml --by \"Your Name\"\n"
+        f"   dbt-backfill apply backfills/again.yml")
     ok = (count, total) == (13, Decimal("349.00")) and neighbours_after == neighbours_before
     return 0 if ok else 1
 

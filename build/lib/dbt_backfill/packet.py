@@ -1,0 +1,306 @@
+"""The approval packet: what a data owner reads and approves, and what `apply` executes.
+
+YAML on disk, one file per run. Its SHA-256 is taken over a canonical JSON rendering of everything but the
+approval block, so reformatting the YAML keeps an approval valid and any change of content voids it.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Mapping
+
+import yaml
+
+from dbt_backfill.errors import BackfillError
+from dbt_backfill.fingerprint import Fingerprint
+
+PACKET_VERSION = 1
+MAX_PACKET_BYTES = 16 * 1024 * 1024  # a plan's packet is kilobytes; a file this large was not written by one
+
+
+class _NoAliasDumper(yaml.SafeDumper):
+    """Every value written out in full: a packet is read by people, and its reader refuses aliases."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
+class _PacketLoader(yaml.SafeLoader):
+    """safe_load without anchors and aliases: nested aliases expand exponentially (a few hundred bytes that take
+    all memory), and no packet a plan writes has any."""
+
+    def compose_node(self, parent, index):  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, "a packet holds no YAML aliases", event.start_mark)
+        return super().compose_node(parent, index)
+
+
+@dataclass(frozen=True)
+class RelationRef:
+    database: str | None
+    schema: str
+    identifier: str
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "RelationRef":
+        return cls(database=data.get("database"), schema=str(data["schema"]), identifier=str(data["identifier"]))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"database": self.database, "schema": self.schema, "identifier": self.identifier}
+
+    def __str__(self) -> str:
+        return ".".join(part for part in (self.database, self.schema, self.identifier) if part)
+
+
+@dataclass(frozen=True)
+class Changes:
+    added: int
+    removed: int
+    changed: int
+    sample: tuple[Mapping[str, Any], ...] = ()  # changed rows: {key, columns: {column: {old, new}}}
+    added_keys: tuple[str, ...] = ()  # a sample
+    removed_keys: tuple[str, ...] = ()  # a sample
+    buckets: Mapping[str, int] = field(default_factory=dict)  # {target, stage, differing}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Changes":
+        return cls(added=int(data["added"]), removed=int(data["removed"]), changed=int(data["changed"]),
+                   sample=tuple(data.get("sample") or ()), added_keys=tuple(data.get("added_keys") or ()),
+                   removed_keys=tuple(data.get("removed_keys") or ()), buckets=dict(data.get("buckets") or {}))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"added": self.added, "removed": self.removed, "changed": self.changed,
+                "sample": [dict(s) for s in self.sample], "added_keys": list(self.added_keys),
+                "removed_keys": list(self.removed_keys), "buckets": dict(self.buckets)}
+
+
+@dataclass(frozen=True)
+class PartitionPlan:
+    value: str
+    stage: RelationRef
+    stage_b: RelationRef
+    backup: RelationRef
+    builds: Mapping[str, Fingerprint]
+    fingerprint: Fingerprint  # the approved one: build a, equal to build b
+    target_before: Fingerprint
+    changes: Changes
+    commitment: str | None = None  # commitment_digest of the approved stage: what apply checks on what it inserts
+    target_before_commitment: str | None = None  # of the partition as the plan found it: what rollback restores
+
+    @property
+    def changed_by_the_repair(self) -> bool:
+        """Whether the approved rows differ from the rows the plan found (every column: the commitments)."""
+        return self.commitment != self.target_before_commitment
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "PartitionPlan":
+        return cls(
+            value=str(data["value"]),
+            stage=RelationRef.from_dict(data["stage_relation"]),
+            stage_b=RelationRef.from_dict(data["stage_b_relation"]),
+            backup=RelationRef.from_dict(data["backup_relation"]),
+            builds={k: Fingerprint.from_dict(v) for k, v in data["builds"].items()},
+            fingerprint=Fingerprint.from_dict(data["fingerprint"]),
+            target_before=Fingerprint.from_dict(data["target_before"]),
+            changes=Changes.from_dict(data["changes"]),
+            commitment=None if data.get("commitment") is None else str(data["commitment"]),
+            target_before_commitment=(None if data.get("target_before_commitment") is None
+                                      else str(data["target_before_commitment"])),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "value": self.value,
+            "stage": str(self.stage),
+            "builds": {k: v.to_dict() for k, v in self.builds.items()},
+            "fingerprint": self.fingerprint.to_dict(),
+            "commitment": self.commitment,
+            "target_before": self.target_before.to_dict(),
+            "target_before_commitment": self.target_before_commitment,
+            "changes": self.changes.to_dict(),
+            "stage_relation": self.stage.to_dict(),
+            "stage_b_relation": self.stage_b.to_dict(),
+            "backup_relation": self.backup.to_dict(),
+        }
+
+
+@dataclass(frozen=True)
+class Approval:
+    approved_by: str
+    approved_at: str
+    packet_sha256: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"approved_by": self.approved_by, "approved_at": self.approved_at, "packet_sha256": self.packet_sha256}
+
+
+@dataclass(frozen=True)
+class Packet:
+    run_id: str
+    created_at: str
+    model: str
+    target: RelationRef
+    adapter: str
+    dbt_target: str | None
+    partition_by: str
+    business_key: tuple[str, ...]
+    order_by: tuple[str, ...]
+    additive: tuple[str, ...]
+    exclude_columns: tuple[str, ...]
+    material_columns: tuple[str, ...]
+    code: Mapping[str, Any]
+    source: Mapping[str, Any]
+    partitions: tuple[PartitionPlan, ...]
+    watermark: Mapping[str, Any] | None = None  # {config, before, after, raised}
+    allowances: Mapping[str, Any] = field(default_factory=dict)  # what the planner allowed, with the reason
+    review: Mapping[str, Any] = field(default_factory=dict)  # {checks: [...], verdict, reason}
+    cost: Mapping[str, Any] = field(default_factory=dict)  # the planner's estimates, per partition and in total
+    gates: tuple[Mapping[str, Any], ...] = ()  # meta.backfill.checks, evaluated: {check, partition, passed, ...}
+    control: Mapping[str, Any] | None = None  # {value, fingerprint}: a partition outside the scope that must not change
+    downstream: tuple[Mapping[str, Any], ...] = ()  # models downstream, topological order, with their mapping
+    batch_size: int = 5
+    cascade_of: Mapping[str, str] | None = None  # {run_id, packet_sha256} of the root packet this one cascades from
+    expires_at: str | None = None  # ISO 8601, UTC: apply refuses the packet after it (meta.backfill.approval_ttl)
+    approval: Approval | None = None
+    version: int = PACKET_VERSION
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "version": self.version,
+            "run_id": self.run_id,
+            "created_at": self.created_at,
+            "model": self.model,
+            "target": str(self.target),
+            "target_relation": self.target.to_dict(),
+            "adapter": self.adapter,
+            "dbt_target": self.dbt_target,
+            "partition_by": self.partition_by,
+            "business_key": list(self.business_key),
+            "order_by": list(self.order_by),
+            "additive": list(self.additive),
+            "exclude_columns": list(self.exclude_columns),
+            "material_columns": list(self.material_columns),
+            "code": dict(self.code),
+            "source": dict(self.source),
+            "partitions": [p.to_dict() for p in self.partitions],
+            "watermark": dict(self.watermark) if self.watermark else None,
+            "allowances": dict(self.allowances),
+            "review": dict(self.review),
+            "cost": dict(self.cost),
+            "gates": [dict(g) for g in self.gates],
+            "control": dict(self.control) if self.control else None,
+            "downstream": [dict(d) for d in self.downstream],
+            "batch_size": self.batch_size,
+            "cascade_of": dict(self.cascade_of) if self.cascade_of else None,
+            "expires_at": self.expires_at,
+            "approval": self.approval.to_dict() if self.approval else None,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Packet":
+        known = {"version", "run_id", "created_at", "model", "target", "target_relation", "adapter", "dbt_target",
+                 "partition_by", "business_key", "order_by", "additive", "exclude_columns", "material_columns",
+                 "code", "source", "partitions", "watermark", "allowances", "review", "cost", "gates", "control",
+                 "downstream", "batch_size", "cascade_of", "expires_at", "approval"}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise BackfillError(f"the packet has unknown field(s) {', '.join(unknown)}: it was not written by this "
+                                f"version of dbt-backfill. The target is unchanged.")
+        if data.get("version") != PACKET_VERSION:
+            raise BackfillError(f"packet version {data.get('version')!r} is not supported (this dbt-backfill reads "
+                                f"version {PACKET_VERSION}). The target is unchanged.")
+        approval = data.get("approval")
+        return cls(
+            version=PACKET_VERSION,
+            run_id=str(data["run_id"]),
+            created_at=str(data["created_at"]),
+            model=str(data["model"]),
+            target=RelationRef.from_dict(data["target_relation"]),
+            adapter=str(data["adapter"]),
+            dbt_target=data.get("dbt_target"),
+            partition_by=str(data["partition_by"]),
+            business_key=tuple(data["business_key"]),
+            order_by=tuple(data.get("order_by") or ()),
+            additive=tuple(data.get("additive") or ()),
+            exclude_columns=tuple(data.get("exclude_columns") or ()),
+            material_columns=tuple(data["material_columns"]),
+            code=dict(data["code"]),
+            source=dict(data["source"]),
+            partitions=tuple(PartitionPlan.from_dict(p) for p in data["partitions"]),
+            watermark=data.get("watermark"),
+            allowances=dict(data.get("allowances") or {}),
+            review=dict(data.get("review") or {}),
+            cost=dict(data.get("cost") or {}),
+            gates=tuple(data.get("gates") or ()),
+            control=data.get("control"),
+            downstream=tuple(data.get("downstream") or ()),
+            batch_size=int(data.get("batch_size") or 5),
+            cascade_of=data.get("cascade_of"),
+            expires_at=str(data["expires_at"]) if data.get("expires_at") else None,
+            approval=Approval(**{k: str(v) for k, v in approval.items()}) if approval else None,
+        )
+
+    def scope_args(self) -> dict[str, Any]:
+        """What every operation on the target needs to know of the approved scope."""
+        return {"run_id": self.run_id, "model": self.model, "target": self.target.to_dict(), "partition_by": self.partition_by,
+                "business_key": list(self.business_key), "material_columns": list(self.material_columns),
+                "additive": list(self.additive)}
+
+    def partition_args(self) -> list[dict[str, Any]]:
+        """Each partition as the apply, rollback and clean operations take it."""
+        return [{"value": p.value, "stage": p.stage.to_dict(), "stage_b": p.stage_b.to_dict(),
+                 "backup": p.backup.to_dict(), "fingerprint": p.fingerprint.to_dict(), "commitment": p.commitment,
+                 "target_before": p.target_before.to_dict(),
+                 "target_before_commitment": p.target_before_commitment} for p in self.partitions]
+
+    @property
+    def failed_gates(self) -> list[Mapping[str, Any]]:
+        return [g for g in self.gates if not g.get("passed")]
+
+    @property
+    def watermark_config(self) -> Mapping[str, str] | None:
+        return (self.watermark or {}).get("config")
+
+    def sha256(self) -> str:
+        """SHA-256 of the packet's content, approval excluded."""
+        content = self.to_dict()
+        content.pop("approval")
+        canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+        return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+    def approved(self, approval: Approval) -> "Packet":
+        return replace(self, approval=approval)
+
+    def write(self, path: Path) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(yaml.dump(self.to_dict(), Dumper=_NoAliasDumper, sort_keys=False, allow_unicode=True, width=120))
+        tmp.replace(path)
+
+    @classmethod
+    def read(cls, path: Path) -> "Packet":
+        try:
+            size = Path(path).stat().st_size
+            if size > MAX_PACKET_BYTES:
+                raise BackfillError(f"{path} is {size} bytes, more than any packet a plan writes "
+                                    f"({MAX_PACKET_BYTES} at most). The target is unchanged.")
+            data = yaml.load(Path(path).read_text(), Loader=_PacketLoader)  # noqa: S506 (a safe loader)
+        except FileNotFoundError:
+            raise BackfillError(f"no packet at {path}. The target is unchanged.") from None
+        except yaml.YAMLError as error:
+            raise BackfillError(f"{path} is not valid YAML ({error}). The target is unchanged.") from None
+        if not isinstance(data, dict):
+            raise BackfillError(f"{path} is not an approval packet. The target is unchanged.")
+        try:
+            return cls.from_dict(data)
+        except (KeyError, TypeError, ValueError) as error:
+            raise BackfillError(f"{path} is not a complete approval packet ({type(error).__name__}: {error}). "
+                                f"The target is unchanged.") from None
+
+
+def file_sha256(path: Path) -> str:
+    """SHA-256 of a file's bytes: what `approve` prints of the written plan it read."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()

@@ -1,0 +1,1 @@
+"""One verb per module: plan, approve, apply, verify. No printing here: results go back to the caller."""

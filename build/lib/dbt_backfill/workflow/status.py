@@ -1,0 +1,166 @@
+"""status: what the target's partitions hold now, read from the database — never inferred from how far a command
+believes it got. The same read follows every failure or interruption of apply and rollback."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from dbt_backfill.causes import classify
+from dbt_backfill.dbt_runner import DbtRunner
+from dbt_backfill.errors import BackfillError, BackfillRefused, Interrupted
+from dbt_backfill.fingerprint import Fingerprint
+from dbt_backfill.packet import Packet
+from dbt_backfill.workflow.approve import approval_problem
+from dbt_backfill.workflow.placement import refuse_elsewhere
+
+AS_APPROVED, AS_BEFORE, NEITHER = "as approved", "as before", "neither"
+# refusals of apply that hold for the packet as it stands: running it again is refused again
+REFUSES_THE_PACKET = frozenset({"source_drift", "approval_expired", "packet_outdated", "packet_not_planned",
+                                "approval_conflict", "stage_missing", "stage_changed", "packet_relations",
+                                "packet_target_not_the_model"})
+
+
+@dataclass(frozen=True)
+class PartitionState:
+    value: str
+    state: str  # as approved | as before | neither
+    fingerprint: Fingerprint
+    unchanged_by_the_repair: bool = False  # the approved rows are the rows before: both states at once
+
+    def to_dict(self) -> dict:
+        return {"value": self.value, "state": self.state, "sha256": self.fingerprint.sha256,
+                "rows": self.fingerprint.row_count, "unchanged_by_the_repair": self.unchanged_by_the_repair}
+
+
+@dataclass(frozen=True)
+class TargetState:
+    packet: Packet
+    path: Path
+    partitions: tuple[PartitionState, ...] = ()
+    unreadable: str | None = None  # why the state could not be read (then partitions is empty)
+    # read with the partitions: the stages an apply of the partitions still as before needs, the backups a rollback
+    # of those as approved needs, that no longer exist (a `clean --run`, or someone else, dropped them)
+    stages_gone: tuple[str, ...] = ()
+    backups_gone: tuple[str, ...] = ()
+    refused_as: str | None = None  # the refusal (REFUSES_THE_PACKET) that stopped the command before this read
+
+    @property
+    def next_step(self) -> str:
+        path = self.path
+        if self.unreadable is not None:
+            return f"run `dbt-backfill status {path}` when the database answers again"
+        states = {p.state for p in self.partitions}
+        if NEITHER in states:
+            odd = ", ".join(p.value for p in self.partitions if p.state == NEITHER)
+            return (f"partition(s) {odd} hold neither the rows before nor the approved rows: something else wrote them "
+                    f"(or, on Spark, an overwrite stopped part-way). apply and rollback both refuse them; find the writer, "
+                    f"then plan again")
+        replaced = any(p.state == AS_APPROVED and not p.unchanged_by_the_repair for p in self.partitions)
+        if self.refused_as is not None:
+            return (f"apply refuses this packet as it stands ({self.refused_as}): do what the refusal says" + (
+                f"; `dbt-backfill rollback {path}` restores the partitions as approved" if replaced else
+                "; nothing is replaced"))
+        if self.stages_gone and not replaced:
+            return (f"nothing is replaced yet, and the stage(s) of {', '.join(self.stages_gone)} no longer exist "
+                    f"(`clean` dropped them, or someone else did): apply refuses this packet. Plan again")
+        if self.stages_gone and any(p.state == AS_BEFORE for p in self.partitions):
+            return (f"the stage(s) of {', '.join(self.stages_gone)} no longer exist: apply cannot resume. Undo with "
+                    f"`dbt-backfill rollback {path}` (it restores those as approved), then plan again")
+        if approval_problem(self.packet) is not None:
+            return f"nothing was applied from this packet; review it, then `dbt-backfill approve {path} --by <name>`"
+        no_rollback = (f"; the backups of {', '.join(self.backups_gone)} no longer exist, so those cannot be rolled back"
+                       if self.backups_gone else "")
+        if states == {AS_APPROVED}:
+            return (f"every partition is as approved: `dbt-backfill verify {path}` records it" + (
+                no_rollback if self.backups_gone else f"; `dbt-backfill rollback {path}` restores the rows before"))
+        if not replaced:
+            return f"nothing is replaced yet: `dbt-backfill apply {path}` applies it"
+        return (f"resume with `dbt-backfill apply {path}` (it replaces only the partitions still as before), or "
+                f"undo with `dbt-backfill rollback {path}` (it restores those as approved){no_rollback}")
+
+    def to_dict(self) -> dict:
+        return {"run_id": self.packet.run_id, "target": str(self.packet.target), "readable": self.unreadable is None,
+                "unreadable": self.unreadable, "partitions": [p.to_dict() for p in self.partitions],
+                "stages_gone": list(self.stages_gone), "backups_gone": list(self.backups_gone),
+                "next": self.next_step}
+
+
+def read_state(runner: DbtRunner, packet: Packet, path: Path) -> TargetState:
+    """Fingerprint (and commit to) every partition the packet names, in an invocation of its own, and say which
+    state each is in. Reads only."""
+    invocation = runner.run_operation("fingerprint_partitions", {
+        **packet.scope_args(), "partitions": [p.value for p in packet.partitions], "commitment": True,
+        "relations": [ref.to_dict() for p in packet.partitions for ref in (p.stage, p.backup)]})
+    result = invocation.first("fingerprints")
+    read = {str(item["value"]): item for item in result["partitions"]}
+    present = {(ref.get("schema"), ref.get("identifier")) for ref in result.get("present", [])}
+
+    def exists(ref) -> bool:
+        return (ref.schema, ref.identifier) in present
+
+    states = []
+    for p in packet.partitions:
+        now = Fingerprint.from_dict(read[p.value]["fingerprint"])
+        commitment = read[p.value].get("commitment")
+        if now == p.fingerprint and commitment == p.commitment:
+            state = AS_APPROVED
+        elif now == p.target_before and commitment == p.target_before_commitment:
+            state = AS_BEFORE
+        else:
+            state = NEITHER
+        states.append(PartitionState(p.value, state, now, not p.changed_by_the_repair))
+    by_value = {p.value: p for p in packet.partitions}
+    # apply checks every stage before it replaces anything, so any missing stage stops it; a rollback needs the
+    # backups of the partitions the repair changed and that are as approved
+    return TargetState(packet, path, tuple(states),
+                       stages_gone=tuple(s.value for s in states if not exists(by_value[s.value].stage)),
+                       backups_gone=tuple(s.value for s in states if s.state == AS_APPROVED and not s.unchanged_by_the_repair
+                                          and not exists(by_value[s.value].backup)))
+
+
+def state_after(runner: DbtRunner, packet: Packet, path: Path) -> TargetState:
+    """The state read after a failure: never raises. When the database cannot be read, says exactly that."""
+    try:
+        return read_state(runner, packet, path)
+    except (BackfillError, BackfillRefused) as failure:
+        cause = classify(str(failure))
+        said = cause.says if cause else str(failure).splitlines()[0]
+        return TargetState(packet, path, unreadable=said)
+
+
+def status(runner: DbtRunner, path: Path) -> TargetState:
+    packet = Packet.read(path)
+    refuse_elsewhere(runner, packet)
+    state = state_after(runner, packet, path)
+    if state.unreadable is not None:
+        raise BackfillError(f"state unknown: {state.unreadable}; run `dbt-backfill status {path}` when it is back.")
+    return state
+
+
+def stopped(runner: DbtRunner, packet: Packet, path: Path, command: str, failure: BaseException) -> BackfillError | BackfillRefused:
+    """What to raise when `command` (apply, rollback) was stopped by `failure` after it may have written: the
+    failure as the database or the user said it, with the target's state read afresh attached (never a guess from
+    how far the command got)."""
+    if isinstance(failure, KeyboardInterrupt):
+        signal_name = runner.stop_requested
+        raised: BackfillError | BackfillRefused = Interrupted(
+            f"{command} stopped at {signal_name}, once the partition it was writing had committed. What each "
+            f"partition holds now, read afresh, is below." if signal_name and not runner.stopped_at_once else
+            f"{command} was stopped at once (a second signal, or one outside a partition's transaction); a "
+            f"transaction still open is rolled back by the database. What each partition holds now, read afresh, "
+            f"is below.")
+    elif isinstance(failure, BackfillRefused):
+        raised = failure
+        if command == "apply" and failure.reason in REFUSES_THE_PACKET:
+            raised.state = replace(state_after(runner, packet, path), refused_as=failure.reason)
+            return raised
+    elif failure.cause is not None or failure.last_step is not None:
+        step = failure.last_step["doing"] if failure.last_step else "none yet"
+        why = failure.cause.says if failure.cause is not None else "the database rejected a statement"
+        raised = BackfillError(f"{command} stopped: {why} (its last step begun: {step}). What each partition holds "
+                               f"now, read afresh, is below; dbt's error:\n" + "\n".join(failure.database_errors))
+        raised.cause = failure.cause
+    else:
+        raised = failure
+    raised.state = state_after(runner, packet, path)
+    return raised
