@@ -1,1 +1,0 @@
-"""One verb per module: plan, approve, apply, verify. No printing here: results go back to the caller."""
