@@ -823,6 +823,12 @@ def test_partitions_as_ranges_and_from_a_file_expand_to_the_values_the_plan_chec
     [(text,)] = planned.query(f"select detail from analytics_backfill.dbt_backfill_audit where event = 'packet_recorded' "
                               f"and run_id = '{pure.result('plan_backfill')['run_id']}'")
     assert [p["value"] for p in json.loads(text)["partitions"]] == DAYS
+    # a day no calendar has is refused in words, not with Python's ValueError
+    impossible = planned.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
+                             "{model: fct_trips, partitions: 2026-02-27..2026-02-30}")
+    assert impossible.returncode != 0, impossible.output
+    assert ("partition range \"2026-02-27..2026-02-30\" names a day no calendar has. Nothing was changed."
+            in impossible.output and "ValueError" not in impossible.output), impossible.output
     assert planned.rows() == planned.published
 
 

@@ -768,6 +768,11 @@ def test_history_filters_by_run_time_and_count_and_refuses_what_it_cannot_read(t
     assert bad_since.returncode == 1, bad_since.output
     assert bad_since.stderr.strip() == ("error: since must be a date or an ISO date-time (2026-03-01, "
                                         "2026-03-01T09:30:00+02:00), got \"last tuesday\". Nothing was read.")
+    for impossible in ("2026-02-30", "2026-03-01T25:00"):  # the right shape, no such day or hour: refused as such
+        refused = trips.backfill("history", "fct_vendor_trips", "--since", impossible)
+        assert refused.returncode == 1 and refused.stderr.strip() == (
+            f"error: since must be a date or an ISO date-time (2026-03-01, 2026-03-01T09:30:00+02:00), got "
+            f"\"{impossible}\". Nothing was read."), refused.output
 
 
 def test_the_documented_var_moves_the_audit_for_every_writer_and_reader(trips):

@@ -70,7 +70,8 @@
 {% macro _instant_literal(value, name) %}
   {% set text = value | string %}
   {% set parsed = none %}
-  {% if modules.re.fullmatch('[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?([+-][0-9]{2}:[0-9]{2}|Z)?)?', text) %}
+  {% if modules.re.fullmatch('[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?([+-][0-9]{2}:[0-9]{2}|Z)?)?', text)
+        and dbt_backfill._real_date_time(text) %}
     {% set parsed = modules.datetime.datetime.fromisoformat(text.replace('Z', '+00:00')) if 'T' in text or ' ' in text
                     else modules.datetime.datetime.fromisoformat(text ~ 'T00:00:00') %}
   {% endif %}

@@ -115,6 +115,9 @@
                      and modules.re.fullmatch('[0-9]{4}-[0-9]{2}-[0-9]{2}', ends[1]) %}
       {% set integers = ends | length == 2 and modules.re.fullmatch('-?[0-9]{1,18}', ends[0])
                         and modules.re.fullmatch('-?[0-9]{1,18}', ends[1]) %}
+      {% if dates and not (dbt_backfill._real_date_time(ends[0]) and dbt_backfill._real_date_time(ends[1])) %}
+        {% do dbt_backfill._fail('partition range ' ~ tojson(item) ~ ' names a day no calendar has. Nothing was changed.') %}
+      {% endif %}
       {% if not (dates or integers) %}
         {% do dbt_backfill._fail('partition range ' ~ tojson(item) ~ ' is not first..last of two ISO dates '
             ~ '(2026-01-01..2026-03-31) or two integers (1..12). Nothing was changed.') %}
