@@ -50,7 +50,9 @@ PYTEST_WORKERS ?= 2
 
 test: install postgres-binaries java-runtime
 	$(BIN)/python -m pytest tests -q -n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder --durations=25 $(PYTEST_ARGS)
-	@if [ -z "$(PYTEST_ARGS)" ]; then $(MAKE) --no-print-directory test-lowest-dbt; fi
+ifeq ($(strip $(PYTEST_ARGS)),)
+	$(MAKE) --no-print-directory test-lowest-dbt
+endif
 
 # The seed scenario on DuckDB with the lowest dbt minor declared (the whole suite runs on the highest). Part of
 # `make test` when it runs everything (no PYTEST_ARGS).

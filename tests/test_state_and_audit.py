@@ -276,6 +276,16 @@ def test_a_plan_that_wrote_no_packet_is_plan_failed_with_its_reason_and_drops_it
     [(detail,)] = trips.query("select detail from analytics_backfill.dbt_backfill_audit where event = 'plan_failed'")
     assert "partition(s) 2025-12-01 hold no rows" in detail
     assert stage_tables(trips, run_id) == []
+    # the pure-dbt plan refuses it the same way (it used to record a packet for the empty day)
+    pure = trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args", "{model: fct_trips, partitions: [2025-12-01]}")
+    assert pure.returncode == 1, pure.output
+    assert ("partition(s) 2025-12-01 hold no rows in the target and none in the model's output: there is nothing to "
+            "repair. Check the values (and their format). No packet was written and the target is unchanged. Its "
+            "stages were dropped (2 relation(s)).") in pure.output, pure.output
+    [(pure_run,)] = trips.query(f"select distinct run_id from analytics_backfill.dbt_backfill_audit where run_id <> '{run_id}'")
+    assert [event for event, *_ in run_events(trips, pure_run)] == ["building_stages", "cleaned", "plan_failed"]
+    assert stage_tables(trips, pure_run) == []
+    assert not trips.query(f"select 1 from analytics_backfill.dbt_backfill_audit where event = 'packet_recorded'")
 
     planned = trips.plan("fct_trips", SEED_DAYS)
     assert planned.returncode == 0, planned.output

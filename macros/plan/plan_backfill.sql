@@ -57,18 +57,24 @@
       spec.get('checks') or [], spec.get('cost_warning') or {}, allowances, code, batch_size, commands,
       approval_ttl=spec.get('approval_ttl'), input_window=spec.get('input_window')) %}
   {% set markdown = plan.pop('markdown') %}
+  {# a partition with no rows in the target and none in the build: nothing to repair there, and most often a value
+     in the wrong format. Refused as the CLI refuses it (workflow/plan.py _check_builds), its stages dropped. #}
+  {% set vacant = [] %}
+  {% for p in plan.partitions if p.builds.a.row_count == 0 and p.target_before.row_count == 0 %}
+    {% do vacant.append(p.value) %}
+  {% endfor %}
+  {% if vacant %}
+    {% set dropped = dbt_backfill._drop_planned_stages(plan, target_ref, run_id, node.name, 'plan refused') %}
+    {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'plan_failed', run_id,
+        {'model': node.name, 'outcome': 'vacant partitions', 'detail': vacant | join(', ')}) %}
+    {% do dbt_backfill._commit() %}
+    {% do dbt_backfill._fail('partition(s) ' ~ vacant | join(', ') ~ ' hold no rows in the target and none in the '
+        ~ 'model\'s output: there is nothing to repair. Check the values (and their format). No packet was written and '
+        ~ 'the target is unchanged. Its stages were dropped (' ~ dropped | length ~ ' relation(s)).') %}
+  {% endif %}
   {% if plan.nothing_to_change %}
-    {# nothing to approve: no packet, and the stages this plan built go. By their names from this plan (dbt's relation
-       cache of this invocation never saw them created), as tables, never with CASCADE. #}
-    {% set dropped = [] %}
-    {% for p in plan.partitions %}
-      {% for ref in [p.stage, p.stage_b] %}
-        {% do dbt_backfill._execute('drop table if exists ' ~ dbt_backfill._relation(ref), fetch=false) %}
-        {% do dropped.append(dbt_backfill._relation_name(dbt_backfill._relation(ref))) %}
-      {% endfor %}
-    {% endfor %}
-    {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'cleaned', run_id, {'model': node.name,
-        'outcome': 'dropped ' ~ dropped | length ~ ' relations (nothing to change)', 'detail': {'dropped': dropped, 'by': 'plan_backfill'}}) %}
+    {# nothing to approve: no packet, and the stages this plan built go #}
+    {% set dropped = dbt_backfill._drop_planned_stages(plan, target_ref, run_id, node.name, 'nothing to change') %}
     {% set read = [] %}
     {% for p in plan.partitions %}{% do read.append(p.value ~ ' (' ~ p.target_before.row_count ~ ' rows, sha256 ' ~ p.target_before.sha256[:12] ~ '…)') %}{% endfor %}
     {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'nothing_to_change', run_id,
@@ -134,4 +140,19 @@
     {% endif %}
   {% endfor %}
   {{ return(values) }}
+{% endmacro %}
+
+{# The stages a pure-dbt plan built, dropped when it records no packet: by their names from this plan (dbt's
+   relation cache of this invocation never saw them created), as tables, never with CASCADE; one `cleaned` row. #}
+{% macro _drop_planned_stages(plan, target_ref, run_id, model, why) %}
+  {% set dropped = [] %}
+  {% for p in plan.partitions %}
+    {% for ref in [p.stage, p.stage_b] %}
+      {% do dbt_backfill._execute('drop table if exists ' ~ dbt_backfill._relation(ref), fetch=false) %}
+      {% do dropped.append(dbt_backfill._relation_name(dbt_backfill._relation(ref))) %}
+    {% endfor %}
+  {% endfor %}
+  {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'cleaned', run_id, {'model': model,
+      'outcome': 'dropped ' ~ dropped | length ~ ' relations (' ~ why ~ ')', 'detail': {'dropped': dropped, 'by': 'plan_backfill'}}) %}
+  {{ return(dropped) }}
 {% endmacro %}
