@@ -188,7 +188,8 @@ CASES = [
          1, "unknown check \"within_budget\""),
     Case("control query that fails", plan("fct_trips_variant", DAYS, "--vars",
                                           "{variant_checks: [{total_matches_control: {column: fare, query: 'select nope'}}]}"),
-         1, "the control query of meta.backfill.checks total_matches_control failed", above_the_engine=True),
+         1, "the control query of meta.backfill.checks total_matches_control failed (see the error below). Nothing "
+            "was built; no packet was written and the target is unchanged.", above_the_engine=True),
     # stage altered last: it spoils the approved packet's stage for any case after it
     Case("stage altered after approval", packet("first"), 3, "the stage of partition 2026-03-03 changed after approval",
          stage_altered),

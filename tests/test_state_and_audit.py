@@ -803,3 +803,69 @@ def test_the_documented_var_moves_the_audit_for_every_writer_and_reader(trips):
     elsewhere = trips.backfill("history", "fct_trips")
     assert elsewhere.returncode == 0, elsewhere.output
     assert elsewhere.stdout.startswith("No audit table yet (") and "analytics_backfill.dbt_backfill_audit" in elsewhere.stdout
+
+
+# -- the pure-dbt clean (issue 19, item 2): what a rewritten packet row cannot make it do --------------------------
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_a_recorded_packet_rewritten_after_the_apply_cannot_make_clean_drop_a_backup_a_rollback_needs(trips):
+    table, audit, stages = ("analytics_finance.vendor_trips_by_day", "analytics_finance_backfill.dbt_backfill_audit",
+                            "analytics_finance_backfill")
+    before = sorted(trips.query(f"select * from {table}"), key=repr)
+    plan = trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
+                     "{model: fct_vendor_trips, partitions: 2026-03-01..2026-03-03}")
+    assert plan.returncode == 0, plan.output
+    run_id, sha256 = plan.result("plan_backfill")["run_id"], plan.result("plan_backfill")["packet_sha256"]
+    applied = trips.dbt("run-operation", "dbt_backfill.apply_backfill", "--args",
+                        f"{{run_id: {run_id}, approved_sha256: {sha256}, approved_by: Dana Owner}}")
+    assert applied.returncode == 0, applied.output
+    after = sorted(trips.query(f"select * from {table}"), key=repr)
+    relations = trips.tables_in(stages)
+    events = trips.query(f"select count(*) from {audit}")
+
+    # a dry run says what the clean itself would say: the backups are needed
+    dry = trips.dbt("run-operation", "dbt_backfill.clean_backfill", "--args", f"{{run_id: {run_id}, dry_run: true}}")
+    assert dry.returncode == 1 and "can still be rolled back from their backups: nothing was dropped" in dry.output, dry.output
+
+    # whoever can write the audit table rewrites the packet's target_before to the applied rows
+    [(honest,)] = trips.query(f"select detail from {audit} where event = 'packet_recorded' and run_id = '{run_id}'")
+    forged = json.loads(honest)
+    for partition in forged["partitions"]:
+        partition["target_before"] = partition["fingerprint"]
+    def record(detail: str) -> None:
+        escaped = detail.replace("'", "''")
+        trips.query(f"update {audit} set detail = '{escaped}' where event = 'packet_recorded' and run_id = '{run_id}'")
+    record(json.dumps(forged, sort_keys=True))
+
+    cleaned = trips.dbt("run-operation", "dbt_backfill.clean_backfill", "--args", f"{{run_id: {run_id}}}")
+    assert cleaned.returncode == 1, cleaned.output
+    assert ("partition(s) 2026-03-01, 2026-03-02 can still be rolled back from their backups: nothing was dropped"
+            in cleaned.output), cleaned.output
+    rolled = trips.dbt("run-operation", "dbt_backfill.rollback_backfill", "--args", f"{{run_id: {run_id}}}")
+    assert rolled.returncode == 1, rolled.output
+    assert "partition 2026-03-01 holds what the packet says it held before the apply (sha256 " in rolled.output
+    assert "the packet or the backup changed after the apply, so neither can say what to restore" in rolled.output
+    assert trips.tables_in(stages) == relations and sorted(trips.query(f"select * from {table}"), key=repr) == after
+    assert trips.query(f"select count(*) from {audit}") == events  # a refusal inside a transaction records nothing
+
+    # the honest row back: the rollback restores, and the clean then drops everything, backups included
+    record(honest)
+    rolled = trips.dbt("run-operation", "dbt_backfill.rollback_backfill", "--args", f"{{run_id: {run_id}}}")
+    assert rolled.returncode == 0, rolled.output
+    assert sorted(trips.query(f"select * from {table}"), key=repr) == before
+    dry = trips.dbt("run-operation", "dbt_backfill.clean_backfill", "--args", f"{{run_id: {run_id}, dry_run: true}}")
+    assert dry.returncode == 0 and f"Run {run_id}: would drop 8 relation(s): " in dry.stdout, dry.output
+    assert trips.tables_in(stages) == relations
+    cleaned = trips.dbt("run-operation", "dbt_backfill.clean_backfill", "--args", f"{{run_id: {run_id}}}")
+    assert cleaned.returncode == 0 and f"Cleaned run {run_id}: dropped 8 relation(s): " in cleaned.stdout, cleaned.output
+    assert [name for name in trips.tables_in(stages) if run_id in name] == []
+
+    # a CLI run id typed unquoted is a YAML integer: refused as such, not "dropped 0"
+    number = trips.dbt("run-operation", "dbt_backfill.clean_backfill", "--args", "{run_id: 20261204_085334_1234}")
+    assert number.returncode == 1, number.output
+    assert ("run_id 202612040853341234 was read as a number, not as the run id it was typed as: YAML reads an id of "
+            "digits and underscores as an integer. Quote it: {run_id: '...'}. Nothing was dropped.") in number.output
+    unknown = trips.dbt("run-operation", "dbt_backfill.clean_backfill", "--args", "{run_id: '20261204_085334_1234'}")
+    assert unknown.returncode == 0, unknown.output
+    assert ("Run 20261204_085334_1234: the audit trail records no relation of this run, or none is left. Nothing was "
+            "dropped.") in unknown.stdout

@@ -16,24 +16,30 @@
     {% do dbt_backfill._fail('clean_backfill takes a run_id or orphans: true (not both). Nothing was dropped.') %}
   {% endif %}
   {% set cleaned_by = dbt_backfill._invoking_user('dbt run-operation') %}
-  {% set recorded = dbt_backfill._recorded_packet(run_id | string, required=false) if run_id is not none else none %}
-  {% if recorded is not none and not dry_run %}
+  {% set recorded = dbt_backfill._recorded_packet(run_id, required=false, nothing_done='Nothing was dropped.')
+      if run_id is not none else none %}
+  {% if recorded is not none %}
+    {# by the packet its plan recorded: the same checks whether it drops or only lists #}
     {% set packet = recorded.packet %}
     {% set dropped = dbt_backfill.clean_run(packet.run_id, packet.model, packet.target, packet.partition_by,
         packet.business_key, packet.material_columns, packet.partitions, packet.additive, drop_backups,
-        recorded.sha256, cleaned_by) %}
-    {% do log('Cleaned run ' ~ packet.run_id ~ ': dropped ' ~ dropped | length ~ ' relation(s)'
-        ~ (': ' ~ dropped | join(', ') if dropped else '') ~ '.', info=true) %}
+        recorded.sha256, cleaned_by, list_only=dry_run) %}
+    {% do log(('Run ' ~ packet.run_id ~ ': would drop ' if dry_run else 'Cleaned run ' ~ packet.run_id ~ ': dropped ')
+        ~ dropped | length ~ ' relation(s)' ~ (': ' ~ dropped | join(', ') if dropped else '') ~ '.', info=true) %}
   {% else %}
-    {% set listed = dbt_backfill.clean_orphans(run_id | string if run_id is not none else none, older_than_hours,
-        not dry_run, drop_backups, cleaned_by) %}
+    {% set listed = dbt_backfill.clean_orphans(run_id, older_than_hours, not dry_run, drop_backups, cleaned_by) %}
     {% set dropped = listed | selectattr('action', 'equalto', 'dropped') | map(attribute='relation') | list %}
     {% set to_drop = listed | selectattr('action', 'equalto', 'drop') | map(attribute='relation') | list %}
     {% set kept = listed | selectattr('action', 'equalto', 'keep') | list %}
-    {% do log(('Would drop ' ~ to_drop | length ~ ' relation(s)' ~ (': ' ~ to_drop | join(', ') if to_drop else '')
-          if dry_run else 'Dropped ' ~ dropped | length ~ ' relation(s)' ~ (': ' ~ dropped | join(', ') if dropped else ''))
-        ~ ('; kept ' ~ kept | length ~ ': ' ~ dbt_backfill._kept_with_reasons(kept) if kept else '')
-        ~ '.', info=true) %}
+    {% if run_id is not none and not listed %}
+      {% do log('Run ' ~ run_id ~ ': the audit trail records no relation of this run, or none is left. Nothing was dropped.',
+          info=true) %}
+    {% else %}
+      {% do log(('Would drop ' ~ to_drop | length ~ ' relation(s)' ~ (': ' ~ to_drop | join(', ') if to_drop else '')
+            if dry_run else 'Dropped ' ~ dropped | length ~ ' relation(s)' ~ (': ' ~ dropped | join(', ') if dropped else ''))
+          ~ ('; kept ' ~ kept | length ~ ': ' ~ dbt_backfill._kept_with_reasons(kept) if kept else '')
+          ~ '.', info=true) %}
+    {% endif %}
   {% endif %}
 {% endmacro %}
 

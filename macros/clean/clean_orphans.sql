@@ -53,7 +53,7 @@
       {% set why_stage = keep_stages | first if keep_stages else none %}
       {% for building in run.building %}
         {% set why_backup = none if not run.replaced or (run_id is not none and drop_backups) else
-            'the run replaced partitions: a rollback may need it (`dbt-backfill clean PACKET` knows; or --run with --drop-backups)' %}
+            'the run replaced partitions: a rollback may need it (a clean by the run\'s packet knows: `dbt-backfill clean PACKET`, or clean_backfill of the run; or drop it with --drop-backups / drop_backups: true)' %}
         {% if building.stage_schema != stage_schema %}
           {% do found.append({'run_id': run.run_id, 'model': model.name, 'relation': building.stage_schema ~ '.*',
               'kind': 'stages', 'action': 'keep', 'reason': 'recorded in schema ' ~ building.stage_schema ~ ', which is not '

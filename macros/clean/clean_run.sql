@@ -1,13 +1,16 @@
 {#
-  Drop a run's stage and backup relations. While a rollback is still possible — a backup exists and its partition
-  does not equal target_before — the backups are kept and the call is refused, unless drop_backups is true.
+  Drop a run's stage and backup relations. While a rollback is still possible — a backup exists and holds other
+  rows than its partition holds now — the backups are kept and the call is refused, unless drop_backups is true.
+  Decided from the two relations themselves, never from the packet's target_before: a packet whose target_before was
+  rewritten to the applied rows (the pure-dbt packet is a row of the audit table) must not make a needed backup look
+  spare. With list_only the same checks run and the relations that would be dropped are returned, none dropped.
   The session is pinned, then the packet checked (_check_packet): only relations named for this run, in its stage schema, are
   dropped, each as a table and without CASCADE (on PostgreSQL a view someone built on a stage makes the drop
   fail, it is not dropped with it). Takes the table's backfill lock, as apply and rollback do: a clean never runs beside them.
   The audit row (`cleaned`) names what was dropped and `cleaned_by` (the CLI: --by, else "OS user <name>").
 #}
 {% macro clean_run(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
-                   drop_backups=false, packet_sha256=none, cleaned_by=none) %}
+                   drop_backups=false, packet_sha256=none, cleaned_by=none, list_only=false) %}
   {# pinned first: the packet's checks read the audit table through the session's search_path too #}
   {% do dbt_backfill.pin_session() %}
   {% do dbt_backfill._check_packet(model, target, run_id, partitions, packet_sha256, 'Nothing was dropped.') %}
@@ -19,7 +22,8 @@
     {% set backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
                                          identifier=partition.backup.identifier) %}
     {% if backup is not none and not dbt_backfill._same_fingerprint(
-          dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true), partition.target_before) %}
+          dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true),
+          dbt_backfill._fingerprint_in_scope(backup, scope)) %}
       {% do rollback_possible.append(partition.value) %}
     {% endif %}
   {% endfor %}
@@ -28,6 +32,17 @@
         'partition(s) ' ~ rollback_possible | join(', ') ~ ' can still be rolled back from their backups: nothing was dropped. '
         ~ 'Pass --drop-backups to drop them anyway (the rollback is then gone). The target is unchanged.',
         {'partitions': rollback_possible}) %}
+  {% endif %}
+  {% if list_only %}
+    {% set listed = [] %}
+    {% for partition in partitions %}
+      {% for ref in [partition.stage, partition.stage_b, partition.backup] %}
+        {% set relation = adapter.get_relation(database=ref.get('database'), schema=ref.schema, identifier=ref.identifier) %}
+        {% if relation is not none %}{% do listed.append(dbt_backfill._relation_name(relation)) %}{% endif %}
+      {% endfor %}
+    {% endfor %}
+    {% do dbt_backfill._commit() %}
+    {{ return(listed) }}
   {% endif %}
   {# the drops and their audit row in one transaction (where the engine has them): a drop the database refuses
      (a view someone built on a stage) leaves every relation, and the trail, as they were #}

@@ -36,6 +36,15 @@
     {% endif %}
     {# rendered before anything is built (planned=[]): an unknown source or model is named now, not after the builds #}
     {% set control_query = dbt_backfill._rendered_control_query(setting.query) if kind == 'total_matches_control' else none %}
+    {% if control_query is not none and not planned %}
+      {# and run once over no partition (NULL, so it reads nothing): a query that renders but does not run (a wrong
+         name, a syntax error) is named before any stage exists, not after both builds #}
+      {% do dbt_backfill._step('trying the control query of total_matches_control', 'the control query of '
+          ~ 'meta.backfill.checks total_matches_control failed (see the error below). Nothing was built; no packet was '
+          ~ 'written and the target is unchanged.') %}
+      {% do dbt_backfill._execute('select count(*) as bf_rows from (' ~ dbt_backfill._strip_statement_end(control_query
+          | replace('{partition}', 'cast(null as ' ~ scope.partition_column.data_type ~ ')')) ~ ') bf_control where 1 = 0') %}
+    {% endif %}
     {# a partition empty in the target and in the build has nothing to reconcile (the CLI stops on it) #}
     {% for partition in planned if partition.builds.a.row_count or partition.target_before.row_count %}
       {% set stage = partition.stage_relation %}

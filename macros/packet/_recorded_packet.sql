@@ -9,7 +9,12 @@
   meta.backfill, since a run id names no table. Refuses when more than one packet is recorded, and when none is
   unless `required` is false (then none is returned: clean_backfill of a plan that wrote no packet).
 #}
-{% macro _recorded_packet(run_id, required=true) %}
+{% macro _recorded_packet(run_id, required=true, nothing_done='The target is unchanged.') %}
+  {% if run_id is not string %}
+    {# YAML reads 20261204_085334_1234 (a CLI run id whose last four hex digits are digits) as an integer #}
+    {% do dbt_backfill._fail('run_id ' ~ run_id ~ ' was read as a number, not as the run id it was typed as: YAML reads '
+        ~ 'an id of digits and underscores as an integer. Quote it: {run_id: \'...\'}. ' ~ nothing_done) %}
+  {% endif %}
   {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% set audits = dbt_backfill._audit_relations() %}
   {% set found = [] %}
@@ -24,8 +29,8 @@
   {% if not found and not required %}{{ return(none) }}{% endif %}
   {% if found | length != 1 %}
     {% do dbt_backfill._refuse('unknown_run', ('no packet is' if not found else (found | length) ~ ' packets are') ~ ' recorded for run '
-        ~ tojson(run_id) ~ ' (looked in ' ~ (audits.keys() | list | join(', ') or 'no audit table') ~ '). Run plan_backfill first. '
-        ~ 'The target is unchanged.', {'run_id': run_id}) %}
+        ~ tojson(run_id) ~ ' (looked in ' ~ (audits.keys() | list | join(', ') or 'no audit table') ~ ').'
+        ~ (' Run plan_backfill first.' if not found else '') ~ ' ' ~ nothing_done, {'run_id': run_id}) %}
   {% endif %}
   {{ return(found[0]) }}
 {% endmacro %}

@@ -17,6 +17,22 @@
     {% do dbt_backfill.begin_transaction() %}
     {% set current = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
     {% if dbt_backfill._same_fingerprint(current, partition.target_before) %}
+      {# as the packet says it was before the apply: nothing to undo, if its backup (when there is one) agrees. A
+         backup holding other rows means the packet's target_before or the backup changed after the apply #}
+      {% set kept_backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
+                                                identifier=partition.backup.identifier) %}
+      {% if kept_backup is not none %}
+        {% set in_backup = dbt_backfill._fingerprint_in_scope(kept_backup, scope) %}
+        {% if not dbt_backfill._same_fingerprint(in_backup, current) %}
+          {% do dbt_backfill._refuse('backup_disagrees',
+              'partition ' ~ partition.value ~ ' holds what the packet says it held before the apply (sha256 '
+              ~ current.sha256[:12] ~ '…), but its backup ' ~ dbt_backfill._relation_name(kept_backup) ~ ' holds other rows '
+              ~ '(sha256 ' ~ in_backup.sha256[:12] ~ '…): the packet or the backup changed after the apply, so neither '
+              ~ 'can say what to restore. Partitions restored before it: ' ~ (restored | join(', ') or 'none')
+              ~ '; this partition and the rest are unchanged.',
+              {'partition': partition.value, 'actual': current, 'backup': in_backup, 'restored': restored}) %}
+        {% endif %}
+      {% endif %}
       {% do dbt_backfill._commit() %}
       {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current}) %}
       {% continue %}
