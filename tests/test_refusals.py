@@ -169,8 +169,9 @@ CASES = [
     # 7. injection: values and names reach SQL only as quoted literals or as columns that exist
     Case("quote, semicolon and comment in a partition value",
          plan("fct_trips", "2026-03-01'); drop table analytics.fct_trips; --"), 1, "is not a valid"),
+    # (fct_trips_variant: fct_trips' control query compares trip_date with {partition}, which a status value is not)
     Case("quote in a text partition value",
-         plan("fct_trips", "completed' or '1'='1", "--partition-by", "status"), 1, "there is nothing to repair"),
+         plan("fct_trips_variant", "completed' or '1'='1", "--partition-by", "status"), 1, "there is nothing to repair"),
     Case("statement in a key column name",
          plan("fct_trips", DAYS, "--business-key", "trip_id; drop table analytics.fct_trips"), 1,
          "has no column trip_id; drop table analytics.fct_trips"),
