@@ -1,9 +1,10 @@
 {#
-  One row of the audit trail: the table dbt_backfill_audit in the audit schema (var dbt_backfill_audit_schema,
-  default <target schema>_backfill), created on first use. Written inside the caller's transaction, so a
-  partition's replacement and its audit row commit or vanish together. Values are text (fingerprints as JSON).
-  Events: planned (a packet was written), plan_failed, approved, partition_replaced, partition_skipped, applied, verified, verify_mismatch,
-  rolled_back, refused, cleaned.
+  One row of the audit trail: the table dbt_backfill_audit beside the model's relation (`<model schema>_backfill`),
+  or in the dbt_backfill_audit_schema var's schema (_audit_relation), created on first use (_ensure_audit_table).
+  Written inside the caller's transaction, so a partition's replacement and its audit row commit or vanish together.
+  Values are text (fingerprints as JSON). Events: building_stages, planned (a packet was written), packet_recorded
+  (pure dbt), plan_failed, nothing_to_change, approved, source_drift_allowed, partition_replaced, partition_skipped,
+  checkpoint, applied, verified, verify_mismatch, rolled_back, refused, cleaned, full_refresh.
 #}
 {% macro record_audit_event(target_relation, event, run_id, fields={}) %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
