@@ -31,6 +31,8 @@ def test_every_public_macro_is_documented_beside_it():
     for folder in (path for path in MACROS.iterdir() if path.is_dir()):
         documented = set()
         for yml in folder.glob("*.yml"):
+            # dbt renders descriptions (docs), where this package's macros are undefined: Jinja there breaks every parse
+            assert "{{" not in yml.read_text() and "{%" not in yml.read_text(), f"{yml.relative_to(REPO)} holds Jinja"
             documented |= {entry["name"] for entry in yaml.safe_load(yml.read_text()).get("macros", [])}
         for path in folder.glob("*.sql"):
             for name in _defined(path):
