@@ -129,6 +129,7 @@ _VOLATILE = [
     (re.compile(r"(?<=\(sha256 )[0-9a-f]{12}…(?=\))"), "<packet sha256>"),
     (re.compile(r"(?<=\(sha256 )[0-9a-f]{64}(?=\))"), "<plan sha256>"),
     (re.compile(r"(?<=state )[0-9a-f]{12}…"), "<state>"),  # a volatile source's state differs on every read
+    (re.compile(r"(?<=`, SHA-256 `)[0-9a-f]{64}(?=`)"), "<packet sha256>"),  # the written plan's last line
 ]
 
 
