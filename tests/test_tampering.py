@@ -702,3 +702,28 @@ def test_a_search_path_naming_a_schema_others_may_create_in_is_refused_before_an
         assert snapshot(trips)["analytics.fct_trips"] != before["analytics.fct_trips"]
     finally:
         trips.query(f"drop schema shared cascade; drop role {mallory}")
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_clean_never_reads_a_backup_someone_swapped_for_a_view_it_keeps_it(trips):
+    """clean compares each backup with its partition to know whether a rollback still needs it: reading a view would
+    run its functions with the cleaner's privileges. A backup that is not a plain table only its owner writes is not
+    read, and kept."""
+    path, packet = approved(trips)
+    applied = trips.backfill("apply", str(path))
+    assert applied.returncode == 0, applied.output
+    rolled_back = trips.backfill("rollback", str(path), "--by", "Dana Owner")  # as before again: backups spare now
+    assert rolled_back.returncode == 0, rolled_back.output
+    backup = relation(packet["partitions"][0]["backup_relation"])
+    trips.query("create table raw.calls (n int)")
+    trips.query("create function raw.tattle() returns int language sql as 'insert into raw.calls values (1) returning 1'")
+    trips.query(f"create table raw.kept as select * from {backup}")
+    trips.query(f"drop table {backup}")
+    trips.query(f"create view {backup} as select k.* from raw.kept k where raw.tattle() = 1")
+    stages, before = trips.tables_in("analytics_backfill"), snapshot(trips)
+
+    result = trips.backfill("clean", str(path))
+
+    refused(result, "partition(s) 2026-03-01 can still be rolled back from their backups: nothing was dropped.")
+    assert trips.query("select count(*) from raw.calls") == [(0,)]  # the view was never read
+    assert trips.tables_in("analytics_backfill") == stages and snapshot(trips) == before

@@ -21,9 +21,11 @@
   {% for partition in partitions %}
     {% set backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
                                          identifier=partition.backup.identifier) %}
-    {% if backup is not none and not dbt_backfill._same_fingerprint(
-          dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true),
-          dbt_backfill._fingerprint_in_scope(backup, scope)) %}
+    {# a backup that cannot be read safely (a view, writable by others, code on read) is not read: kept #}
+    {% if backup is not none and (dbt_backfill._unsafe_to_read(backup, target_relation)
+          or not dbt_backfill._same_fingerprint(
+            dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true),
+            dbt_backfill._fingerprint_in_scope(backup, scope))) %}
       {% do rollback_possible.append(partition.value) %}
     {% endif %}
   {% endfor %}

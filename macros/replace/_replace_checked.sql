@@ -156,6 +156,19 @@
   {% endif %}
 {% endmacro %}
 
+{# Why reading `relation` is not safe, as _check_source judges it, without refusing: [] when it is a base table only
+   its owner may write and whose read runs no code. clean and rollback read a backup only to compare it with the
+   target; one they cannot read safely they keep, or refuse to act on. #}
+{% macro _unsafe_to_read(relation, target_relation) %}
+  {% set kind = adapter.dispatch('_relation_kind', 'dbt_backfill')(relation) %}
+  {% if kind != 'table' %}{{ return([('a ' ~ kind) if kind else 'gone']) }}{% endif %}
+  {% set reasons = [] %}
+  {% set writers = dbt_backfill._other_writers(relation) %}
+  {% if writers %}{% do reasons.append('writable by ' ~ writers | join(', ')) %}{% endif %}
+  {% do reasons.extend(adapter.dispatch('_code_on_read', 'dbt_backfill')(relation, target_relation)) %}
+  {{ return(reasons) }}
+{% endmacro %}
+
 {# 'table', 'view', another kind in lower case, or none when the relation is gone. #}
 {% macro default___relation_kind(relation) %}
   {% set found = dbt_backfill._execute('select table_type from information_schema.tables where table_schema = '

@@ -22,6 +22,14 @@
       {% set kept_backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
                                                 identifier=partition.backup.identifier) %}
       {% if kept_backup is not none %}
+        {% set unsafe = dbt_backfill._unsafe_to_read(kept_backup, target_relation) %}
+        {% if unsafe %}
+          {% do dbt_backfill._refuse('backup_not_readable',
+              'partition ' ~ partition.value ~ ' holds what the packet says it held before the apply, but its backup '
+              ~ dbt_backfill._relation_name(kept_backup) ~ ' is ' ~ unsafe | join(', ') ~ ': it was not read, so nothing '
+              ~ 'confirms the packet. Partitions restored before it: ' ~ (restored | join(', ') or 'none')
+              ~ '; this partition and the rest are unchanged.', {'partition': partition.value, 'unsafe': unsafe}) %}
+        {% endif %}
         {% set in_backup = dbt_backfill._fingerprint_in_scope(kept_backup, scope) %}
         {% if not dbt_backfill._same_fingerprint(in_backup, current) %}
           {% do dbt_backfill._refuse('backup_disagrees',
