@@ -122,7 +122,7 @@ def test_a_backfill_that_would_move_a_query_watermark_is_rolled_back(trips):
 
     assert result.returncode == 3, result.output
     assert "replacing partition 2026-03-01 would change the live job's watermark" in result.stderr
-    undone = "restored from its backup" if trips.adapter == "spark" else "its transaction was rolled back"
+    undone = "pointed back at its old directory" if trips.adapter == "spark" else "its transaction was rolled back"
     assert undone in result.stderr and "Partitions replaced before it: none" in result.stderr
     assert trips.rows("analytics.fct_trips_variant") == before
 

@@ -1,14 +1,27 @@
 """What Spark does not give and what dbt-backfill does instead, through real dbt invocations on the suite's local
-Spark: no lock and no multi-statement transaction (the review says so and the plan does not promise one), and a
-static partition overwrite that needs a table partitioned by the partition column (refused otherwise, the target
-unchanged). Spark also runs the seed scenario, the refusals, the guards and the canonical fingerprint with the
-other engines; this file holds only what is Spark's own."""
+Spark: no lock and no multi-statement transaction (the review says so and the plan does not promise one); a swap
+instead of an overwrite — each partition written to a directory of its own, checked there, and made the table's
+partition by one catalog operation — which readers see whole (a reader loop through apply and rollback), which a
+kill at any phase leaves whole (a rerun resumes, rollback swaps back), and whose directories clean deletes once
+nothing reads them; and a target that cannot be swapped partition by partition, blocked by the plan's review.
+Spark also runs the seed scenario, the refusals, the guards and the canonical fingerprint with the other engines;
+this file holds only what is Spark's own."""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
 import pytest
 import yaml
 
 from dbt_backfill.demo import BACKFILL_DAYS
+from test_resilience import kill, reached, start, wait_until
 
 pytestmark = pytest.mark.spark
+
+TARGET = "analytics.fct_trips"
+READS_REQUIRED = 2_000
 
 
 @pytest.fixture(scope="module")
@@ -18,6 +31,12 @@ def spark_trips(projects, tmp_path_factory):
     project.close()
 
 
+@pytest.fixture(scope="module")
+def seed_packet(spark_trips):
+    """The seed's days planned once for the module: the review test reads it, the kill and reader test applies it."""
+    return plan(spark_trips)
+
+
 def plan(project):
     out = project.dir / "backfills" / f"seed-{len(project.packets())}.yml"
     result = project.plan("fct_trips", BACKFILL_DAYS, "--out", str(out))
@@ -25,8 +44,51 @@ def plan(project):
     return out, yaml.safe_load(out.read_text())
 
 
-def test_the_review_says_spark_has_no_lock_and_the_plan_promises_no_transaction(spark_trips):
-    path, packet = plan(spark_trips)
+def day_rows(project, relation: str, columns: list[str], day: str) -> list[tuple]:
+    return sorted(project.query(f"select {', '.join(columns)} from {relation} where trip_date = '{day}'"), key=repr)
+
+
+def locations(project, relation: str) -> dict[str, str]:
+    """Each partition's directory as the catalog names it, by its value."""
+    found = {}
+    with project.backend.session() as spark:
+        for (spec,) in spark.sql(f"show partitions {relation}").collect():
+            column, value = spec.split("=", 1)
+            rows = spark.sql(f"describe table extended {relation} partition ({column} = '{value}')").collect()
+            found[value] = next(row[1] for row in rows if row[0] == "Location")
+    return found
+
+
+def local(location: str) -> Path:
+    return Path(location.removeprefix("file:"))
+
+
+class Contents:
+    """Each backfilled day's rows as the plan found them (old) and as approved (its stage: the approved build)."""
+
+    def __init__(self, project, packet):
+        self.project = project
+        with project.backend.session() as spark:
+            self.columns = spark.table(TARGET).columns
+        self.old = {p["value"]: day_rows(project, TARGET, self.columns, p["value"]) for p in packet["partitions"]}
+        self.approved = {p["value"]: day_rows(project, p["stage"],
+                                              self.columns, p["value"]) for p in packet["partitions"]}
+        # the days the repair changes (the seed's third day is already right: its build equals it)
+        self.changed = [day for day in self.old if self.old[day] != self.approved[day]]
+
+    def now(self) -> dict[str, str]:
+        """'old' or 'approved' per day, read now; anything else fails."""
+        states = {}
+        for day in self.old:
+            rows = day_rows(self.project, TARGET, self.columns, day)
+            states[day] = "old" if rows == self.old[day] else "approved" if rows == self.approved[day] else "MIXED"
+        assert "MIXED" not in states.values(), states
+        assert self.project.query(f"select count(*) - count(distinct trip_id) from {TARGET}") == [(0,)]
+        return states
+
+
+def test_the_review_says_spark_has_no_lock_and_the_plan_promises_a_swap_not_a_transaction(seed_packet):
+    path, packet = seed_packet
     checks = {check["check"]: check for check in packet["review"]["checks"]}
 
     collision = checks["No collision with the scheduled run"]
@@ -35,21 +97,139 @@ def test_the_review_says_spark_has_no_lock_and_the_plan_promises_no_transaction(
     assert "pause the model's scheduled job" in collision["safe_alternative"]
     assert "backfill_lock" not in collision["safe_alternative"]  # a PostgreSQL pre-hook would do nothing here
     assert packet["review"]["verdict"] == "RESTRUCTURE FIRST"
-    assert "by one INSERT OVERWRITE statement" in checks["Idempotent writes"]["finding"]
+    assert "by one partition-location swap" in checks["Idempotent writes"]["finding"]
 
     document = path.with_suffix(".md").read_text()
-    assert "INSERT OVERWRITE ... PARTITION" in document
+    assert "ALTER TABLE ... PARTITION ... SET LOCATION" in document
     assert "Spark has no multi-statement transaction" in document
     for promise in ("one transaction per partition", "inside the partition's transaction", "inside every transaction",
-                    "its transaction rolls back"):
+                    "its transaction rolls back", "INSERT OVERWRITE"):
         assert promise not in document, promise
-    assert "the partition is restored from its backup" in document
+    assert "pointed back at its old directory" in document
 
 
-def test_a_target_not_partitioned_by_the_partition_column_is_refused_and_left_unchanged(spark_trips):
-    path, _ = plan(spark_trips)
+def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and_readers_never_see_neither(spark_trips,
+                                                                                                          seed_packet):
+    """One approved packet through everything a swap can meet: SIGKILL of apply after the new directory is written,
+    between the swap and its fingerprint, and after the swap; a rerun resumes; rollback killed after its swap back,
+    rerun; all of it, and apply and rollback cycles after it until 2,000 reads, under a reader loop (four sessions that
+    stay open, as a notebook's would); then clean deletes the directories nothing reads and keeps the ones the table reads."""
+    path, packet = seed_packet
     assert spark_trips.approve(path).returncode == 0
-    # the same rows in a table without partitions: fingerprints still match the plan, the overwrite would not fit
+    contents = Contents(spark_trips, packet)
+    days = list(contents.old)
+    assert contents.changed == days[:2]
+    old_locations = locations(spark_trips, TARGET)
+    log_count = lambda point: ((spark_trips.dir / "logs" / "dbt.log").read_text(errors="replace")  # noqa: E731
+                               .count(f"dbt_backfill fault point: {point}"))
+
+    # readers from here to the end of the last rollback: four sessions that stay open, each reading the three days'
+    # rows (their count and fare total per day, computed from the rows read) again and again
+    allowed = {day: {(len(contents.old[day]), _fare(contents, contents.old[day])),
+                     (len(contents.approved[day]), _fare(contents, contents.approved[day]))} for day in days}
+    reads, anomalies, failures, stop = [0], [], [], threading.Event()
+
+    def reader():
+        from pyspark.sql import functions as F
+        session = spark_trips.backend.server.new_session()
+        try:
+            rows = (session.read.table(TARGET).where(F.col("trip_date").cast("string").isin(days))
+                    .select(F.col("trip_date").cast("string").alias("day"), "fare"))
+            while not stop.is_set():
+                try:
+                    read = rows.collect()
+                except Exception as exc:  # a read that fails is an anomaly too: the directory it planned on vanished
+                    failures.append(repr(exc)[:300])
+                    continue
+                seen = {}
+                for row in read:
+                    count, total = seen.get(row["day"], (0, 0))
+                    seen[row["day"]] = (count + 1, total + row["fare"])
+                for day in days:
+                    if seen.get(day, (0, 0)) not in allowed[day]:
+                        anomalies.append((day, seen.get(day)))
+                reads[0] += 1
+        finally:
+            session.stop()
+
+    threads = [threading.Thread(target=reader) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    cycles = 0
+    try:
+        # each kill: the first partition not yet approved is where the run stops
+        expected = [("after_new_directory", {days[0]: "old", days[1]: "old", days[2]: "old"}),
+                    ("after_swap_before_fingerprint", {days[0]: "approved", days[1]: "old", days[2]: "old"}),
+                    ("before_commit", {days[0]: "approved", days[1]: "approved", days[2]: "old"})]
+        for point, states in expected:
+            seen = log_count(point) if (spark_trips.dir / "logs" / "dbt.log").exists() else 0
+            process = start(spark_trips, ["apply", str(path)], fault_point=point)
+            wait_until(reached(spark_trips, point, before=seen), f"apply to reach {point}")
+            kill(process)
+            assert contents.now() == states, point
+        # the old directories were never touched: the backups name them
+        for day in days:
+            assert any(local(old_locations[day]).glob("*.parquet")), day
+
+        rerun = spark_trips.backfill("apply", str(path), "--json")
+        assert rerun.returncode == 0, rerun.output
+        assert rerun.json()["skipped"] == days and rerun.json()["replaced"] == []  # the third day: equal already
+        assert contents.now() == {days[0]: "approved", days[1]: "approved", days[2]: "old"}
+        swapped = locations(spark_trips, TARGET)
+        for day in days[:2]:
+            assert "/_backfill/" in swapped[day] and swapped[day] != old_locations[day]
+        assert swapped[days[2]] == old_locations[days[2]]
+        assert spark_trips.backfill("verify", str(path)).returncode == 0
+
+        seen = log_count("rollback_before_commit")
+        process = start(spark_trips, ["rollback", str(path)], fault_point="rollback_before_commit")
+        wait_until(reached(spark_trips, "rollback_before_commit", before=seen), "rollback to swap back its first partition")
+        kill(process)
+        assert contents.now() == {days[0]: "old", days[1]: "approved", days[2]: "old"}
+        rolled = spark_trips.backfill("rollback", str(path))
+        assert rolled.returncode == 0, rolled.output
+        assert contents.now() == dict.fromkeys(days, "old")
+        assert locations(spark_trips, TARGET) == old_locations  # swapped back: the very directories from before
+
+        # then apply and rollback again, cycle after cycle, until enough reads
+        while reads[0] < READS_REQUIRED:
+            for command in ("apply", "rollback"):
+                result = spark_trips.backfill(command, str(path))
+                assert result.returncode == 0, result.output
+            cycles += 1
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    print(f"reader loop: {reads[0]} reads through 4 killed and 2 whole applies and rollbacks, then {cycles} "
+          f"apply/rollback cycles; {len(anomalies)} anomalies, {len(failures)} failed reads")
+    assert reads[0] >= READS_REQUIRED
+    assert anomalies == [] and failures == []
+    assert contents.now() == dict.fromkeys(days, "old")
+
+    # clean: the rollback needs nothing; the written directories are read by nothing and go, the old ones stay
+    written = {day: local(swapped[day]).parent for day in days[:2]}  # <stage>_w/<time>, holding <column>=<day>
+    assert all(path.exists() for path in written.values())
+    cleaned = spark_trips.backfill("clean", str(path))
+    assert cleaned.returncode == 0, cleaned.output
+    assert "Deleted 2 directory(ies) the table no longer reads" in cleaned.stdout
+    for day in days[:2]:
+        assert not any(written[day].parent.rglob("*.parquet")), day  # every attempt's directory is gone
+        assert any(local(old_locations[day]).glob("*.parquet")), day
+    assert contents.now() == dict.fromkeys(days, "old")
+    assert [t for t in spark_trips.tables_in("analytics_backfill") if packet["run_id"] in t] == []
+
+
+def _fare(contents, rows):
+    index = contents.columns.index("fare")
+    return sum(row[index] for row in rows)
+
+
+def test_a_target_not_partitioned_by_the_partition_column_is_refused_at_apply_and_left_unchanged(spark_trips, seed_packet):
+    path, _ = seed_packet
+    if yaml.safe_load(path.read_text()).get("approval") is None:  # approved by the test above, when it ran
+        assert spark_trips.approve(path).returncode == 0
+    # the same rows in a table without partitions: fingerprints still match the plan, a swap has no partition to move
     with spark_trips.backend.session() as spark:
         spark.sql("create table analytics.fct_trips_flat using parquet as select * from analytics.fct_trips")
         spark.sql("drop table analytics.fct_trips")
@@ -59,6 +239,36 @@ def test_a_target_not_partitioned_by_the_partition_column_is_refused_and_left_un
     result = spark_trips.backfill("apply", str(path))
 
     assert result.returncode == 3, result.output
-    assert "analytics.fct_trips is not partitioned" in result.stderr
+    assert "analytics.fct_trips is not partitioned: on Spark a backfill replaces a partition" in result.stderr
     assert "The target is unchanged" in result.stderr
+    assert spark_trips.rows() == before
+
+
+@pytest.mark.parametrize("partitioning", ["none", "status"])
+def test_a_target_not_partitioned_by_the_partition_column_alone_is_a_block_in_the_plan(spark_trips, partitioning):
+    with spark_trips.backend.session() as spark:
+        rows = spark.sql("select * from analytics.fct_trips")
+        columns = [c for c in rows.columns if c != "status"] + ["status"]
+        spark.sql("create table analytics.fct_trips_again using parquet "
+                  + ("partitioned by (status) " if partitioning == "status" else "")
+                  + f"as select {', '.join(columns)} from analytics.fct_trips")
+        spark.sql("drop table analytics.fct_trips")
+        spark.sql("alter table analytics.fct_trips_again rename to analytics.fct_trips")
+    before = spark_trips.rows()
+    out = spark_trips.dir / "backfills" / f"blocked-{partitioning}.yml"
+
+    result = spark_trips.plan("fct_trips", BACKFILL_DAYS, "--out", str(out))
+
+    described = "is not partitioned" if partitioning == "none" else "is partitioned by (status), not by trip_date alone"
+    assert result.returncode == 3, result.output
+    assert result.stderr.startswith("refused: the review judged the plan BLOCK (Bounded per-partition units: "
+                                    f"analytics.fct_trips {described}: on Spark a backfill"), result.stderr
+    assert "approve and apply refuse it. The target is unchanged." in result.stderr
+    packet = yaml.safe_load(out.read_text())
+    assert packet["review"]["verdict"] == "BLOCK"
+    assert "partition the model by trip_date alone" in packet["review"]["checks"][0]["safe_alternative"]
+    approved = spark_trips.approve(out)
+    assert approved.returncode == 3, approved.output
+    assert "the plan's review judged this packet BLOCK" in approved.stderr
+    assert "approval" not in yaml.safe_load(out.read_text()) or yaml.safe_load(out.read_text())["approval"] is None
     assert spark_trips.rows() == before

@@ -112,7 +112,7 @@
           ~ '; the rest are unchanged.') %}
       {% set backup_relation = dbt_backfill._relation(partition.backup) %}
       {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition.value) %}
-      {% do dbt_backfill.backup_partition(target_relation, backup_relation, predicate) %}
+      {% do dbt_backfill.backup_partition(target_relation, backup_relation, predicate, dbt_backfill._write_unit(scope, partition.value)) %}
       {% do dbt_backfill._fault_point('after_backup') %}
       {% set after = dbt_backfill._replace_checked(target_relation, stage_relation, scope, partition.value, target_columns,
           partition.fingerprint, 'target_mismatch', 'the approved fingerprint after replacement', 'replaced', replaced,

@@ -38,6 +38,8 @@
     {% set audit = dbt_backfill._audit_relation(target_relation) %}
     {% set runs = dbt_backfill._runs_recorded(audit, model.name, run_id) %}
     {% if runs %}{% do audits.append(dbt_backfill._relation_name(audit)) %}{% endif %}
+    {% set layout = dbt_backfill._target_layout(target_relation) if runs and adapter.get_relation(database=target_relation.database,
+        schema=target_relation.schema, identifier=target_relation.identifier) is not none else {} %}
     {% for run in runs if (stage_schema | lower) != (model.schema | lower) %}
       {# a run's builds are kept when any of its rows says so (a row added later cannot make a live run's stages
          droppable): the reason is the first one found #}
@@ -61,7 +63,7 @@
         {% else %}
           {% for index in range(building.partitions) %}
             {% set named = dbt_backfill._stage_relations(target_relation, stage_schema, run.run_id, index) %}
-            {% for kind in ['a', 'b', 'backup', 'whole'] %}
+            {% for kind in ['a', 'b', 'backup', 'whole', 'a_w'] %}
               {% set relation = adapter.get_relation(database=named[kind].database, schema=named[kind].schema,
                                                      identifier=named[kind].identifier) %}
               {% if relation is not none %}
@@ -70,7 +72,8 @@
                   {% set reason = 'a ' ~ relation.type ~ ', not the table a plan creates: not dropped' %}
                 {% endif %}
                 {% do found.append({'run_id': run.run_id, 'model': model.name, 'relation': relation, 'target': target_relation,
-                    'kind': {'a': 'build a', 'b': 'build b', 'backup': 'backup', 'whole': 'whole build'}[kind],
+                    'kind': {'a': 'build a', 'b': 'build b', 'backup': 'backup', 'whole': 'whole build', 'a_w': 'written copy'}[kind],
+                    'unit': {'column': spec.get('partition_by'), 'value': none, 'root': layout.get('location')},
                     'action': 'keep' if reason else 'drop', 'reason': reason}) %}
               {% endif %}
             {% endfor %}
@@ -101,16 +104,20 @@
     {# the drops and their audit rows in one transaction (where the engine has them), as clean_run #}
     {% do dbt_backfill.begin_transaction() %}
     {% for item in dropping %}
+      {% set released = dbt_backfill._release_storage(item.relation, item.target, item.unit) %}
+      {% do item.update({'directories': released}) %}
       {% do dbt_backfill._forget_columns(item.relation) %}
       {% do dbt_backfill._execute('drop table ' ~ item.relation, fetch=false) %}
       {% do item.update({'action': 'dropped'}) %}
-      {% do by_run.setdefault(item.run_id, {'target': item.target, 'model': item.model, 'dropped': []}).dropped.append(
-          dbt_backfill._relation_name(item.relation)) %}
+      {% set cleaned = by_run.setdefault(item.run_id, {'target': item.target, 'model': item.model, 'dropped': [], 'deleted': []}) %}
+      {% do cleaned.dropped.append(dbt_backfill._relation_name(item.relation)) %}
+      {% do cleaned.deleted.extend(released.deleted) %}
     {% endfor %}
     {% for cleaned_run, cleaned in by_run.items() %}
       {% do dbt_backfill.record_audit_event(cleaned.target, 'cleaned', cleaned_run, {'model': cleaned.model,
-          'outcome': 'dropped ' ~ cleaned.dropped | length ~ ' relations (' ~ ('--run' if run_id else '--orphans') ~ ')',
-          'detail': {'dropped': cleaned.dropped, 'by': cleaned_by}}) %}
+          'outcome': 'dropped ' ~ cleaned.dropped | length ~ ' relations (' ~ ('--run' if run_id else '--orphans') ~ ')'
+                     ~ ((', deleted ' ~ cleaned.deleted | length ~ ' directories') if cleaned.deleted else ''),
+          'detail': {'dropped': cleaned.dropped, 'deleted_directories': cleaned.deleted, 'by': cleaned_by}}) %}
     {% endfor %}
     {% do dbt_backfill._commit() %}
   {% endif %}

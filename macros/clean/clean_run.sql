@@ -7,6 +7,8 @@
   The session is pinned, then the packet checked (_check_packet): only relations named for this run, in its stage schema, are
   dropped, each as a table and without CASCADE (on PostgreSQL a view someone built on a stage makes the drop
   fail, it is not dropped with it). Takes the table's backfill lock, as apply and rollback do: a clean never runs beside them.
+  On Spark a run's written copies and backups name directories (see _rows_to_write, backup_partition): each one
+  the target no longer reads is deleted with its table (_release_storage), and the audit row names them.
   The audit row (`cleaned`) names what was dropped and `cleaned_by` (the CLI: --by, else "OS user <name>").
 #}
 {% macro clean_run(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
@@ -17,6 +19,7 @@
   {% set target_relation = dbt_backfill._target_relation(target) %}
   {% do dbt_backfill.acquire_target_lock(target_relation) %}
   {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_columns) %}
+  {% do scope.update({'layout': dbt_backfill._target_layout(target_relation)}) %}
   {% set rollback_possible = [] %}
   {% for partition in partitions %}
     {% set backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
@@ -38,9 +41,15 @@
   {% if list_only %}
     {% set listed = [] %}
     {% for partition in partitions %}
-      {% for ref in [partition.stage, partition.stage_b, partition.backup] %}
+      {% for ref in dbt_backfill._run_refs(partition) %}
         {% set relation = adapter.get_relation(database=ref.get('database'), schema=ref.schema, identifier=ref.identifier) %}
-        {% if relation is not none %}{% do listed.append(dbt_backfill._relation_name(relation)) %}{% endif %}
+        {% if relation is not none %}
+          {% do listed.append(dbt_backfill._relation_name(relation)) %}
+          {% for directory in dbt_backfill._release_storage(relation, target_relation,
+                dbt_backfill._write_unit(scope, partition.value), list_only=true).deleted %}
+            {% do listed.append('directory ' ~ directory) %}
+          {% endfor %}
+        {% endif %}
       {% endfor %}
     {% endfor %}
     {% do dbt_backfill._commit() %}
@@ -53,10 +62,13 @@
       ~ 'of run ' ~ run_id ~ ' (its error is below: a view built on a stage, say).') %}
   {% do dbt_backfill.begin_transaction() %}
   {% set dropped = [] %}
+  {% set deleted = [] %}
   {% for partition in partitions %}
-    {% for ref in [partition.stage, partition.stage_b, partition.backup] %}
+    {% for ref in dbt_backfill._run_refs(partition) %}
       {% set relation = adapter.get_relation(database=ref.get('database'), schema=ref.schema, identifier=ref.identifier) %}
       {% if relation is not none %}
+        {% do deleted.extend(dbt_backfill._release_storage(relation, target_relation,
+            dbt_backfill._write_unit(scope, partition.value)).deleted) %}
         {% do dbt_backfill._forget_columns(relation) %}
         {% do dbt_backfill._execute('drop table ' ~ relation, fetch=false) %}
         {% do dropped.append(dbt_backfill._relation_name(relation)) %}
@@ -65,9 +77,17 @@
   {% endfor %}
   {# detail {dropped, by}: a rollback that finds a backup gone says when, and by whom, clean dropped it #}
   {% do dbt_backfill.record_audit_event(target_relation, 'cleaned', run_id, {'model': model,
-      'outcome': 'dropped ' ~ dropped | length ~ ' relations' ~ (' (backups included: --drop-backups)' if drop_backups else ''),
-      'detail': {'dropped': dropped, 'by': cleaned_by}}) %}
+      'outcome': 'dropped ' ~ dropped | length ~ ' relations' ~ (' (backups included: --drop-backups)' if drop_backups else '')
+                 ~ ((', deleted ' ~ deleted | length ~ ' directories') if deleted else ''),
+      'detail': {'dropped': dropped, 'deleted_directories': deleted, 'by': cleaned_by}}) %}
   {% do dbt_backfill._commit() %}
-  {% do dbt_backfill._emit_result('cleaned', {'run_id': run_id, 'dropped': dropped}) %}
+  {% do dbt_backfill._emit_result('cleaned', {'run_id': run_id, 'dropped': dropped, 'deleted_directories': deleted}) %}
   {{ return(dropped) }}
+{% endmacro %}
+
+{# The relations a run made for one partition of its packet: builds a and b, the written copy (`<build a>_w`: Spark
+   keeps it, see _rows_to_write) and the backup. #}
+{% macro _run_refs(partition) %}
+  {{ return([partition.stage, partition.stage_b, dbt_backfill._merged(partition.stage, {'identifier': partition.stage.identifier ~ '_w'}),
+             partition.backup]) }}
 {% endmacro %}

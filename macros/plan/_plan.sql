@@ -265,6 +265,7 @@
       'downstream': dbt_backfill._downstream_models(node, scope.partition_column.name,
           dbt_backfill._type_family(scope.partition_column.data_type)) if node else [],
       'batch_size': batch_size | int,
+      'write_unit_problem': dbt_backfill.write_unit_problem(target_relation, scope.partition_column.name),
   } %}
   {% do dbt_backfill._step('reviewing the plan', 'reviewing the plan and writing its document failed (see the error '
       ~ 'below). No packet was written and the target is unchanged.') %}

@@ -22,6 +22,7 @@
                           expected_as, done_as, done, undo_from=none, source_as='stage',
                           source_expected_as='the approved one', keys_outside=none, commitment=none) %}
   {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition_value) %}
+  {% set unit = dbt_backfill._write_unit(scope, partition_value) %}
   {% set unchanged_clause = '. Partitions ' ~ done_as ~ ' before it: ' ~ (done | join(', ') or 'none')
                             ~ '; this partition and the rest are unchanged.' %}
   {% set writers = dbt_backfill._hidden_writers(target_relation) %}
@@ -33,7 +34,8 @@
         ~ ' Disable or drop them for the backfill.', {'partition': partition_value, 'writers': writers, done_as: done}) %}
   {% endif %}
   {% set rows = dbt_backfill._rows_to_write(source_relation, predicate, target_columns, source_as, partition_value,
-                                            unchanged_clause, target_relation) %}
+                                            unchanged_clause, target_relation, unit) %}
+  {% do dbt_backfill._fault_point('after_new_directory') %}
   {# The commitment, where there is one, decides: equal commitments are equal rows, every column, so the fingerprint
      is computed only to say how they differ (one scan, not two, per partition on the way to a write). #}
   {# expected.row_count sets the buckets: rows that are not the approved ones cannot match whatever the count says #}
@@ -69,16 +71,16 @@
           ~ ' Plan again.', {'partition': partition_value, 'keys': twice, done_as: done}) %}
     {% endif %}
   {% endif %}
-  {% do dbt_backfill.replace_partition(target_relation, rows.relation, predicate, target_columns,
-      {'column': scope.partition_column.name, 'value': partition_value}) %}
-  {% if rows.copied %}
+  {% do dbt_backfill.replace_partition(target_relation, rows.relation, predicate, target_columns, unit) %}
+  {% do dbt_backfill._fault_point('after_swap_before_fingerprint') %}
+  {% if rows.copied and not rows.keep %}
     {% do dbt_backfill._forget_columns(rows.relation) %}
     {% do dbt_backfill._execute('drop table ' ~ rows.relation, fetch=false) %}
   {% endif %}
   {% set after = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition_value, true) %}
   {% set after_differs = not dbt_backfill._same_fingerprint(after, expected) %}
   {% if not after_differs and commitment is not none and not rows.copied %}
-    {# no private copy (Spark): the source was read again by the write, so what was written is checked itself #}
+    {# no private copy (Spark's rollback): the target now reads the backup's directory, so what it reads is checked itself #}
     {% set after_differs = dbt_backfill._commitment_in_scope(target_relation, scope, after.row_count, partition_value, true) != commitment %}
   {% endif %}
   {% if after_differs %}
@@ -93,20 +95,26 @@
 {% endmacro %}
 
 {#
-  The rows a replacement inserts: {relation, copied}. The source is checked first (_check_source). PostgreSQL and
-  DuckDB: its rows of the partition are copied, inside the caller's transaction, into a table created and dropped
-  in that transaction — invisible to every other session, so what is fingerprinted is exactly what is inserted.
-  Spark has no transaction to hide a copy in: the source itself, which its overwrite reads again through the
-  partition predicate; the caller then checks what was written, commitment included, and undoes it from the backup
-  on a mismatch.
+  The rows a replacement inserts: {relation, copied, keep}. The source is checked first (_check_source). PostgreSQL
+  and DuckDB: its rows of the partition are copied, inside the caller's transaction, into a table created and
+  dropped in that transaction — invisible to every other session, so what is fingerprinted is exactly what is
+  inserted.
+  Spark has no transaction to hide a copy in, so the copy is the new directory itself: `<stage>_w`, an external
+  table like the target rooted at `<target location>/_backfill/<stage>_w/<time>`, gets the stage's rows of the partition
+  by one static INSERT OVERWRITE ... PARTITION; the caller fingerprints it there and then points the target's
+  partition at it (replace_partition). It is kept (keep): the target reads its directory, and clean finds the
+  directory through it. A rollback's source is a backup, whose partition is the old directory itself: it is
+  pointed at again as it is, nothing copied (copied false: the caller checks what the target then reads, commitment
+  included, and points back on a mismatch).
 #}
 {% macro _rows_to_write(source_relation, partition_predicate, column_names, source_as, partition_value, unchanged_clause,
-                        target_relation) %}
+                        target_relation, unit) %}
   {% do dbt_backfill._check_source(source_relation, target_relation, source_as, partition_value, unchanged_clause) %}
-  {{ return(adapter.dispatch('_rows_to_write', 'dbt_backfill')(source_relation, partition_predicate, column_names)) }}
+  {{ return(adapter.dispatch('_rows_to_write', 'dbt_backfill')(source_relation, partition_predicate, column_names,
+                                                               target_relation, unit, source_as)) }}
 {% endmacro %}
 
-{% macro default___rows_to_write(source_relation, partition_predicate, column_names) %}
+{% macro default___rows_to_write(source_relation, partition_predicate, column_names, target_relation, unit, source_as) %}
   {% set copy = api.Relation.create(database=source_relation.database, schema=source_relation.schema,
                                     identifier=source_relation.identifier ~ '_w', type='table') %}
   {% set columns = [] %}
@@ -115,11 +123,42 @@
   {% do dbt_backfill._execute('drop table if exists ' ~ copy, fetch=false) %}
   {% do dbt_backfill._execute('create table ' ~ copy ~ ' as select ' ~ columns | join(', ') ~ ' from ' ~ source_relation
                               ~ ' where ' ~ partition_predicate, fetch=false) %}
-  {{ return({'relation': copy, 'copied': true}) }}
+  {{ return({'relation': copy, 'copied': true, 'keep': false}) }}
 {% endmacro %}
 
-{% macro spark___rows_to_write(source_relation, partition_predicate, column_names) %}
-  {{ return({'relation': source_relation, 'copied': false}) }}
+{% macro spark___rows_to_write(source_relation, partition_predicate, column_names, target_relation, unit, source_as) %}
+  {% if source_as == 'backup' %}
+    {{ return({'relation': source_relation, 'copied': false, 'keep': true}) }}
+  {% endif %}
+  {% set written = api.Relation.create(database=source_relation.database, schema=source_relation.schema,
+                                       identifier=source_relation.identifier ~ '_w', type='table') %}
+  {# a directory of its own per attempt, never one written before: a session that stays open keeps the file listing
+     of every directory it read, and would list a rewritten one stale. An earlier attempt's directory (a killed
+     apply, or one rolled back) goes first, unless the target reads it. #}
+  {% if adapter.get_relation(database=written.database, schema=written.schema, identifier=written.identifier) is not none %}
+    {% do dbt_backfill._spark_release_directory(written, target_relation, unit, unit.root) %}
+  {% endif %}
+  {% do dbt_backfill._spark_external_like(written, target_relation, dbt_backfill._backfill_directory(unit, written)
+      ~ '/' ~ modules.datetime.datetime.utcnow().strftime('%Y%m%dT%H%M%S%f')) %}
+  {# named, the partition column out (the static partition spec gives its value): the stage's order need not be the target's #}
+  {% set data_columns = [] %}
+  {% for name in column_names if name | lower != unit.column | lower %}{% do data_columns.append(adapter.quote(name)) %}{% endfor %}
+  {% do dbt_backfill._execute('insert overwrite table ' ~ written ~ ' ' ~ dbt_backfill._spark_partition_spec(unit)
+      ~ ' (' ~ data_columns | join(', ') ~ ') select ' ~ data_columns | join(', ') ~ ' from ' ~ source_relation
+      ~ ' where ' ~ partition_predicate, fetch=false) %}
+  {# an empty build writes no file; the partition must still exist, with a directory of its own, to be pointed at #}
+  {% do dbt_backfill._execute('alter table ' ~ written ~ ' add if not exists ' ~ dbt_backfill._spark_partition_spec(unit), fetch=false) %}
+  {{ return({'relation': written, 'copied': true, 'keep': true}) }}
+{% endmacro %}
+
+{# Spark: where dbt-backfill writes `relation`'s directory: under the target's own location, so the data stays
+   with the table it belongs to, in `_backfill/` (Spark's file listing and partition discovery skip names that
+   start with `_`). #}
+{% macro _backfill_directory(unit, relation) %}
+  {% if not unit.root %}
+    {% do dbt_backfill._fail('the target\'s location is unknown: a Spark write needs it. The target is unchanged.') %}
+  {% endif %}
+  {{ return(unit.root.rstrip('/') ~ '/_backfill/' ~ relation.identifier) }}
 {% endmacro %}
 
 {#

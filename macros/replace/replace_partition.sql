@@ -24,32 +24,29 @@
   {% do dbt_backfill._delete_insert(target_relation, stage_relation, partition_predicate, column_names) %}
 {% endmacro %}
 
-{# Spark: a static partition overwrite, INSERT OVERWRITE ... PARTITION (column = value), which replaces the named
-   partition in one statement and empties it when the stage is empty — not atomically for readers: on a parquet
-   table Spark deletes the partition's files before it writes the new ones. Never the dynamic mode,
-   which leaves a partition that became empty untouched. The target must be partitioned by the partition column
-   (Spark cannot delete rows from a parquet table); the columns go in the target's order, partition column last
-   out. The select carries the partition predicate: a stage row of another partition would otherwise be written
-   into this one under its value. #}
+{#
+  Spark: a swap, not an overwrite. `stage_relation` is a table like the target (_rows_to_write's `<stage>_w`, or for a
+  rollback the backup) whose partition is a directory already written and checked; the target's partition is
+  pointed at that directory by one catalog operation, ALTER TABLE ... PARTITION ... SET LOCATION: in Spark's Hive
+  catalog one metastore call (HiveExternalCatalog.alterPartitions -> the metastore's alter_partitions, one
+  transaction), which moves no file. A reader lists a partition's files once, when its query is planned
+  (CatalogFileIndex.filterPartitions reads the partitions' locations from the catalog, then InMemoryFileIndex lists
+  them), so it reads the old directory whole or the new one whole; nothing is deleted, so a query planned before
+  the swap reads the old files to its end. The old directory stays as it was: the backup names it
+  (backup_partition). A partition the target does not have yet is added empty first (readers see it empty, as it
+  was). The target's partitioning was checked once for the whole apply (write_unit_problem).
+#}
 {% macro spark__replace_partition(target_relation, stage_relation, partition_predicate, column_names, partition=none) %}
   {% if partition is none %}
-    {% do dbt_backfill._fail('replace_partition on Spark needs the partition {column, value}: the overwrite names it. '
+    {% do dbt_backfill._fail('replace_partition on Spark needs the partition {column, value}: the swap names it. '
         ~ 'The target is unchanged.') %}
   {% endif %}
-  {% set partition_columns = dbt_backfill._spark_partition_columns(target_relation) %}
-  {% if partition_columns != [partition.column | lower] %}
-    {% do dbt_backfill._refuse('target_not_partitioned', dbt_backfill._relation_name(target_relation)
-        ~ ((' is partitioned by (' ~ partition_columns | join(', ') ~ '), not by ' ~ partition.column ~ ' alone')
-           if partition_columns else ' is not partitioned') ~ ': on Spark a backfill replaces a '
-        ~ 'partition with INSERT OVERWRITE ... PARTITION, so the table must be partitioned by the partition column '
-        ~ '(partition_by in the model config). The target is unchanged.',
-        {'partition_columns': partition_columns, 'partition_by': partition.column}) %}
+  {% set location = dbt_backfill._spark_partition_location(stage_relation, partition) %}
+  {% if location is none %}
+    {% do dbt_backfill._fail(dbt_backfill._relation_name(stage_relation) ~ ' has no partition ' ~ partition.value
+        ~ ' to point the target at. The target is unchanged.') %}
   {% endif %}
-  {% set data_columns = [] %}
-  {% for column in adapter.get_columns_in_relation(target_relation) if column.name | lower != partition.column | lower %}
-    {% do data_columns.append(adapter.quote(column.name)) %}
-  {% endfor %}
-  {% do dbt_backfill._execute('insert overwrite table ' ~ target_relation ~ ' partition (' ~ adapter.quote(partition.column)
-      ~ ' = ' ~ dbt_backfill._sql_literal(partition.value | string) ~ ') select ' ~ data_columns | join(', ')
-      ~ ' from ' ~ stage_relation ~ ' where ' ~ partition_predicate, fetch=false) %}
+  {% do dbt_backfill._execute('alter table ' ~ target_relation ~ ' add if not exists ' ~ dbt_backfill._spark_partition_spec(partition), fetch=false) %}
+  {% do dbt_backfill._execute('alter table ' ~ target_relation ~ ' ' ~ dbt_backfill._spark_partition_spec(partition)
+      ~ ' set location ' ~ dbt_backfill._sql_literal(location), fetch=false) %}
 {% endmacro %}

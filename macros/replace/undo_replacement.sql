@@ -19,14 +19,15 @@
   {{ return('its transaction was rolled back') }}
 {% endmacro %}
 
-{# Spark: the overwrite is already visible; a second overwrite from the backup puts the old rows back. #}
+{# Spark: the swap is already visible; pointing the partition back at the directory its backup names (the old one,
+   untouched) is the undo, again one catalog operation. #}
 {% macro spark__undo_replacement(target_relation, backup_relation, scope, partition_value, target_columns) %}
   {% if backup_relation is none %}
     {{ return('Spark has no transaction to roll back and this step keeps no backup: the partition holds what was just written') }}
   {% endif %}
   {% do dbt_backfill.replace_partition(target_relation, backup_relation,
       dbt_backfill._partition_predicate(scope.partition_column, partition_value), target_columns,
-      {'column': scope.partition_column.name, 'value': partition_value}) %}
-  {{ return('Spark has no transaction to roll back, so the partition was restored from its backup '
-            ~ dbt_backfill._relation_name(backup_relation)) }}
+      dbt_backfill._write_unit(scope, partition_value)) %}
+  {{ return('Spark has no transaction to roll back, so the partition was pointed back at its old directory, which its backup '
+            ~ dbt_backfill._relation_name(backup_relation) ~ ' names') }}
 {% endmacro %}

@@ -36,16 +36,16 @@
       'failed_write': 'that partition\'s transaction was rolled back, so it is unchanged'}) }}
 {% endmacro %}
 
-{# Spark has no multi-statement transaction: each statement commits alone. A static INSERT OVERWRITE ... PARTITION
-   replaces one partition in one statement (on a parquet table it deletes the partition's files, then writes the
-   new ones: not atomic for a reader); what a rollback would undo elsewhere is restored from the backup. #}
+{# Spark has no multi-statement transaction: each statement commits alone. Each partition is written to a directory of
+   its own first, checked there, and then swapped in with one catalog operation (replace_partition), which readers
+   see whole or not at all; what a rollback would undo elsewhere is a swap back to the old directory. #}
 {% macro spark__write_guarantees() %}
   {{ return({
-      'unit': 'by one INSERT OVERWRITE statement',
-      'write_semantics': 'static overwrite by partition — back up the partition, overwrite it with the approved build in one INSERT OVERWRITE ... PARTITION statement, check its fingerprint; a mismatch restores the backup. Spark has no multi-statement transaction: between the overwrite and the check readers see the new rows, and on a parquet table Spark deletes the partition\'s files before it writes the new ones, so a reader during the overwrite can find the partition empty',
-      'on_mismatch': 'the partition is restored from its backup, as Spark has no transaction to roll back',
-      'watermark': 'right after every partition\'s overwrite',
-      'backup': 'taken before the partition is overwritten, as its own statement',
-      'audit': 'written after each partition\'s overwrite and check, as its own statement',
-      'failed_write': 'Spark may have removed the partition\'s old files before the failed write, so it may be empty or partial; its rows from before the apply are in its backup in the stage schema (the packet names it), and `dbt-backfill verify` shows whether it is as planned'}) }}
+      'unit': 'by one partition-location swap',
+      'write_semantics': 'swap by partition — write the approved build to a new directory under the table\'s location, check its fingerprint there, then point the partition at it with one ALTER TABLE ... PARTITION ... SET LOCATION (one metastore operation: a reader lists the old directory or the new one, never neither) and check the partition as the table now reads it; a mismatch points it back at the old directory, which is kept untouched as the backup. Spark has no multi-statement transaction: between the swap and the check readers see the new rows',
+      'on_mismatch': 'the partition is pointed back at its old directory (its backup), as Spark has no transaction to roll back',
+      'watermark': 'right after every partition\'s swap',
+      'backup': 'the old directory itself, named by a backup table made before the swap (no copy)',
+      'audit': 'written after each partition\'s swap and check, as its own statement',
+      'failed_write': 'a failed write of the new directory leaves the partition as it was (the table still reads its old directory); a failed swap leaves it on the old directory or the new one, whole, and `dbt-backfill verify` shows which'}) }}
 {% endmacro %}

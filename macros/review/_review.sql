@@ -16,7 +16,11 @@
   {% set checks = [] %}
   {% set writes = dbt_backfill.write_guarantees() %}
 
-  {% if largest > plan.cost.thresholds.rows %}
+  {% if plan.write_unit_problem %}
+    {% do checks.append({'check': 'Bounded per-partition units', 'severity': 'block',
+        'finding': plan.write_unit_problem,
+        'safe_alternative': 'partition the model by ' ~ plan.partition_by ~ ' alone, rebuild it, then plan again'}) %}
+  {% elif largest > plan.cost.thresholds.rows %}
     {% do checks.append({'check': 'Bounded per-partition units', 'severity': 'warn',
         'finding': 'a partition holds ' ~ largest ~ ' rows, replaced ' ~ writes.unit ~ ': its lock and undo last for all of them',
         'safe_alternative': 'partition the table more finely, or raise the row threshold knowingly'}) %}

@@ -476,11 +476,15 @@ def clean(packet, run_id, orphans, older_than, yes, drop_backups, by, project_di
                                "or --run RUN_ID --drop-backups.")
     if packet:
         runner = runner_from(project_dir, profiles_dir, dbt_target or Packet.read(packet).dbt_target, dbt_vars)
-        dropped = clean_run(runner, packet, drop_backups, by)
+        cleaned = clean_run(runner, packet, drop_backups, by)
         if as_json:
-            click.echo(json.dumps({"status": "cleaned", "dropped": dropped}))
+            click.echo(json.dumps({"status": "cleaned", "dropped": list(cleaned.dropped),
+                                   "deleted_directories": list(cleaned.deleted_directories)}))
         else:
-            click.echo(f"Dropped {len(dropped)} relation(s): {', '.join(dropped) or 'none'}")
+            click.echo(f"Dropped {len(cleaned.dropped)} relation(s): {', '.join(cleaned.dropped) or 'none'}")
+            if cleaned.deleted_directories:
+                click.echo(f"Deleted {len(cleaned.deleted_directories)} directory(ies) the table no longer reads: "
+                           f"{', '.join(cleaned.deleted_directories)}")
         return
     runner = runner_from(project_dir, profiles_dir, dbt_target, dbt_vars)
     hours = parse_older_than(older_than)

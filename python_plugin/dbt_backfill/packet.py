@@ -261,6 +261,11 @@ class Packet:
         return [g for g in self.gates if not g.get("passed")]
 
     @property
+    def blocking_checks(self) -> list[Mapping[str, Any]]:
+        """The review's checks judged BLOCK: the packet is for review only, whatever else it says."""
+        return [c for c in (self.review or {}).get("checks", []) if c.get("severity") == "block"]
+
+    @property
     def watermark_config(self) -> Mapping[str, str] | None:
         return (self.watermark or {}).get("config")
 

@@ -9,7 +9,7 @@ from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Packet
-from dbt_backfill.workflow.approve import read_approved, refuse_failed_gates
+from dbt_backfill.workflow.approve import read_approved, refuse_blocked
 from dbt_backfill.workflow.audit import audited
 from dbt_backfill.workflow.placement import refuse_elsewhere
 from dbt_backfill.workflow.status import stopped
@@ -45,7 +45,7 @@ def apply(runner: DbtRunner, path: Path, batch_size: int | None = None,
 def _apply(runner: DbtRunner, path: Path, batch_size: int | None, allow_source_drift: str | None) -> ApplyResult:
     packet = read_approved(path, f"Run `dbt-backfill approve {path} --by <name>` after reviewing it. "
                                  f"The target is unchanged.")
-    refuse_failed_gates(packet)
+    refuse_blocked(packet)
     if batch_size is not None and batch_size < 1:
         raise BackfillError(f"--batch-size must be at least 1, got {batch_size}. The target is unchanged.")
     try:

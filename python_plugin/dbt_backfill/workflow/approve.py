@@ -30,13 +30,18 @@ def read_approved(path: Path, consequence: str) -> Packet:
     return packet
 
 
-def refuse_failed_gates(packet: Packet) -> None:
-    """A packet whose reconciliation gates failed at plan time is for review only: nothing approves or applies it."""
+def refuse_blocked(packet: Packet) -> None:
+    """A packet whose reconciliation gates failed at plan time, or whose review judged a check BLOCK, is for review
+    only: nothing approves or applies it."""
     if packet.failed_gates:
         described = "; ".join(f"{g['check']} on {g['partition']}" for g in packet.failed_gates)
         raise BackfillRefused("gate_failed", f"the packet's reconciliation gate(s) failed at plan time ({described}): "
                                              f"it is for review only. Fix the cause and plan again. The target is "
                                              f"unchanged.")
+    if packet.blocking_checks:
+        described = "; ".join(f"{c['check']}: {c['finding']}" for c in packet.blocking_checks)
+        raise BackfillRefused("review_blocked", f"the plan's review judged this packet BLOCK ({described}): it is for "
+                                                f"review only. Fix the cause and plan again. The target is unchanged.")
 
 
 def approve(path: Path, by: str, now: dt.datetime | None = None,
@@ -52,7 +57,7 @@ def approve(path: Path, by: str, now: dt.datetime | None = None,
     packet = Packet.read(path)
     if runner is not None:
         refuse_elsewhere(runner, packet)
-    refuse_failed_gates(packet)
+    refuse_blocked(packet)
     if packet.approval is not None:
         problem = approval_problem(packet)
         if problem:

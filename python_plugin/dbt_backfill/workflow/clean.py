@@ -31,7 +31,15 @@ class FoundRelation:
                 "action": self.action, "reason": self.reason}
 
 
-def clean(runner: DbtRunner, path: Path, drop_backups: bool = False, by: str | None = None) -> list[str]:
+@dataclass(frozen=True)
+class Cleaned:
+    """What a clean by packet did: the relations it dropped, and (Spark) the directories it deleted with them: a
+    written copy's or a backup's that the table no longer reads."""
+    dropped: tuple[str, ...]
+    deleted_directories: tuple[str, ...]
+
+
+def clean(runner: DbtRunner, path: Path, drop_backups: bool = False, by: str | None = None) -> Cleaned:
     packet = Packet.read(path)
     refuse_elsewhere(runner, packet)
     try:
@@ -40,7 +48,8 @@ def clean(runner: DbtRunner, path: Path, drop_backups: bool = False, by: str | N
             "packet_sha256": packet.sha256(), "cleaned_by": who_runs(by)})
     except BackfillError as failure:
         raise _with_what_is_left(runner, packet.run_id, failure) from None
-    return list(invocation.first("cleaned")["dropped"])
+    cleaned = invocation.first("cleaned")
+    return Cleaned(tuple(cleaned["dropped"]), tuple(cleaned.get("deleted_directories") or ()))
 
 
 def _with_what_is_left(runner: DbtRunner, run_id: str, failure: BackfillError) -> BackfillError:

@@ -471,6 +471,13 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
             f"reconciliation gate(s) of meta.backfill.checks failed ({described}). The packet and plan are written "
             f"for review ({path}, {document}); approve and apply refuse it. The target is unchanged.",
             {"packet": str(path), "gates": packet.failed_gates})
+    if packet.blocking_checks:
+        described = "; ".join(f"{c['check']}: {c['finding']}" for c in packet.blocking_checks)
+        raise BackfillRefused(
+            "review_blocked",
+            f"the review judged the plan BLOCK ({described}). The packet and plan are written for review ({path}, "
+            f"{document}); approve and apply refuse it. The target is unchanged.",
+            {"packet": str(path), "checks": packet.blocking_checks})
     return PlanResult(packet=packet, path=path, markdown=markdown)
 
 
