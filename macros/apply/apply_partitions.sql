@@ -1,6 +1,6 @@
 {#
-  Replace approved partitions, one transaction each (where the engine has none, one partition overwrite statement
-  each, undone from the backup: write_guarantees), stopping at the first mismatch:
+  Replace approved partitions, one transaction each (Spark has none: one swap of the partition's directory each,
+  swapped back on a mismatch: write_guarantees), stopping at the first mismatch:
     0. take the table's backfill lock (refused if another apply, a rollback or the scheduled run holds it);
     1. check every approved stage is a table that reading runs no one's code (_check_source), then fingerprint
        it; each must equal the packet, or nothing at all is touched;

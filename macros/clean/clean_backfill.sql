@@ -24,8 +24,15 @@
     {% set dropped = dbt_backfill.clean_run(packet.run_id, packet.model, packet.target, packet.partition_by,
         packet.business_key, packet.material_columns, packet.partitions, packet.additive, drop_backups,
         recorded.sha256, cleaned_by, list_only=dry_run) %}
+    {# clean_run lists a directory it deletes (Spark) as 'directory <location>' #}
+    {% set directories, relations = [], [] %}
+    {% for item in dropped %}
+      {% do (directories if item.startswith('directory ') else relations).append(item) %}
+    {% endfor %}
     {% do log(('Run ' ~ packet.run_id ~ ': would drop ' if dry_run else 'Cleaned run ' ~ packet.run_id ~ ': dropped ')
-        ~ dropped | length ~ ' relation(s)' ~ (': ' ~ dropped | join(', ') if dropped else '') ~ '.', info=true) %}
+        ~ relations | length ~ ' relation(s)' ~ (': ' ~ relations | join(', ') if relations else '')
+        ~ (('; ' ~ ('would delete ' if dry_run else 'deleted ') ~ directories | length ~ ' directory(ies) the table no longer reads: '
+            ~ directories | join(', ')) if directories else '') ~ '.', info=true) %}
   {% else %}
     {% set listed = dbt_backfill.clean_orphans(run_id, older_than_hours, not dry_run, drop_backups, cleaned_by) %}
     {% set dropped = listed | selectattr('action', 'equalto', 'dropped') | map(attribute='relation') | list %}

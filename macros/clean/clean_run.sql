@@ -4,6 +4,7 @@
   Decided from the two relations themselves, never from the packet's target_before: a packet whose target_before was
   rewritten to the applied rows (the pure-dbt packet is a row of the audit table) must not make a needed backup look
   spare. With list_only the same checks run and the relations that would be dropped are returned, none dropped.
+  Returns the relations and, each as 'directory <location>', the directories deleted (or that would be: Spark).
   The session is pinned, then the packet checked (_check_packet): only relations named for this run, in its stage schema, are
   dropped, each as a table and without CASCADE (on PostgreSQL a view someone built on a stage makes the drop
   fail, it is not dropped with it). Takes the table's backfill lock, as apply and rollback do: a clean never runs beside them.
@@ -82,7 +83,9 @@
       'detail': {'dropped': dropped, 'deleted_directories': deleted, 'by': cleaned_by}}) %}
   {% do dbt_backfill._commit() %}
   {% do dbt_backfill._emit_result('cleaned', {'run_id': run_id, 'dropped': dropped, 'deleted_directories': deleted}) %}
-  {{ return(dropped) }}
+  {% set returned = dropped[:] %}
+  {% for directory in deleted %}{% do returned.append('directory ' ~ directory) %}{% endfor %}
+  {{ return(returned) }}
 {% endmacro %}
 
 {# The relations a run made for one partition of its packet: builds a and b, the written copy (`<build a>_w`: Spark

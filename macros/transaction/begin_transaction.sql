@@ -24,8 +24,7 @@
   {% do dbt_backfill._execute('select 1', fetch=false) %}
 {% endmacro %}
 
-{# Spark: no multi-statement transactions; each statement commits alone (a partition overwrite deletes the
-   partition's files, then writes the new ones). What a transaction would roll back elsewhere, apply undoes from
-   the backup. #}
+{# Spark: no multi-statement transactions; each statement commits alone (a partition's swap is one catalog
+   operation). What a transaction would roll back elsewhere, apply undoes by swapping back to the old directory. #}
 {% macro spark__begin_transaction() %}
 {% endmacro %}

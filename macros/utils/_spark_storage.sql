@@ -5,11 +5,11 @@
   metastore change; the old directory is the backup (see replace_partition and docs/adapters.md).
 #}
 
-{# {partition_columns (lower case, in order), location, type ('MANAGED' | 'EXTERNAL' | ...)} from one
-   DESCRIBE TABLE EXTENDED. #}
+{# {partition_columns (lower case, in order), location, type ('MANAGED' | 'EXTERNAL' | 'VIEW' | ...), provider
+   ('parquet', 'hive', ...)} from one DESCRIBE TABLE EXTENDED. #}
 {% macro _spark_table_layout(relation) %}
   {% set rows = dbt_backfill._execute('describe table extended ' ~ relation).rows %}
-  {% set layout = {'partition_columns': [], 'location': none, 'type': none} %}
+  {% set layout = {'partition_columns': [], 'location': none, 'type': none, 'provider': none} %}
   {% set section = {'name': none} %}
   {% for row in rows %}
     {% set name = (row[0] or '') | trim %}
@@ -17,7 +17,7 @@
       {% do section.update({'name': name}) %}
     {% elif section.name == '# Partition Information' and name and name != '# col_name' %}
       {% do layout.partition_columns.append(name | lower) %}
-    {% elif section.name == '# Detailed Table Information' and name in ('Location', 'Type') %}
+    {% elif section.name == '# Detailed Table Information' and name in ('Location', 'Type', 'Provider') %}
       {% do layout.update({name | lower: (row[1] or '') | trim}) %}
     {% endif %}
   {% endfor %}
@@ -61,10 +61,10 @@
 {% macro _spark_release_directory(relation, target_relation, partition, target_root, list_only=false) %}
   {% set location = dbt_backfill._spark_partition_location(relation, partition) %}
   {% if location is none %}{{ return({'deleted': [], 'kept': []}) }}{% endif %}
-  {% if location == dbt_backfill._spark_partition_location(target_relation, partition) %}
+  {% if dbt_backfill._spark_path(location) == dbt_backfill._spark_path(dbt_backfill._spark_partition_location(target_relation, partition)) %}
     {{ return({'deleted': [], 'kept': [location ~ ' (the target reads it)']}) }}
   {% endif %}
-  {% if not target_root or not location.startswith(target_root.rstrip('/') ~ '/') %}
+  {% if not target_root or not dbt_backfill._spark_path(location).startswith(dbt_backfill._spark_path(target_root) ~ '/') %}
     {{ return({'deleted': [], 'kept': [location ~ ' (outside the target\'s location)']}) }}
   {% endif %}
   {% if list_only %}{{ return({'deleted': [location], 'kept': []}) }}{% endif %}
@@ -91,4 +91,9 @@
     {% endif %}
   {% endfor %}
   {{ return(values) }}
+{% endmacro %}
+
+{# A location as one spelling, to compare two: `file:///x/` and `file:/x` are the same directory. #}
+{% macro _spark_path(location) %}
+  {{ return(modules.re.sub('^([a-zA-Z][a-zA-Z0-9+.-]*):/+', '\\1:/', (location or '') | trim).rstrip('/')) }}
 {% endmacro %}

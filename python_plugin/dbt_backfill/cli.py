@@ -362,7 +362,7 @@ def by_option(what: str) -> Callable:
 @handles_outcomes
 def apply(packet, batch_size, cascade, allow_source_drift, project_dir, profiles_dir, dbt_target, dbt_vars,
           as_json) -> None:
-    """Replace the approved partitions of PACKET, one transaction each (Spark: one partition overwrite each): the canary first, then batches, with the
+    """Replace the approved partitions of PACKET, one transaction each (Spark: one swap of the partition's directory each): the canary first, then batches, with the
     target and a control partition checked after each."""
     runner = runner_from(project_dir, profiles_dir, dbt_target or Packet.read(packet).dbt_target, dbt_vars)
     if cascade:
@@ -426,7 +426,7 @@ def verify(runner: DbtRunner, packet: Path, as_json: bool) -> None:
 
 @packet_command(by_option("rolls back"))
 def rollback(runner: DbtRunner, packet: Path, as_json: bool, by: str | None) -> None:
-    """Restore PACKET's replaced partitions from their backups, one transaction each (Spark: one overwrite each)."""
+    """Restore PACKET's replaced partitions from their backups, one transaction each (Spark: a swap back to the old directory each)."""
     result = rollback_packet(runner, packet, by)
     if as_json:
         click.echo(json.dumps({"status": "rolled_back", "restored": list(result.restored),

@@ -52,8 +52,8 @@ class TargetState:
         states = {p.state for p in self.partitions}
         if NEITHER in states:
             odd = ", ".join(p.value for p in self.partitions if p.state == NEITHER)
-            return (f"partition(s) {odd} hold neither the rows before nor the approved rows: something else wrote them "
-                    f"(or, on Spark, an overwrite stopped part-way). apply and rollback both refuse them; find the writer, "
+            return (f"partition(s) {odd} hold neither the rows before nor the approved rows: something else wrote them. "
+                    f"apply and rollback both refuse them; find the writer, "
                     f"then plan again")
         replaced = any(p.state == AS_APPROVED and not p.unchanged_by_the_repair for p in self.partitions)
         if self.refused_as is not None:
