@@ -105,9 +105,11 @@ def test_the_review_says_spark_has_no_lock_and_the_plan_promises_a_swap_not_a_tr
     assert "ALTER TABLE ... PARTITION ... SET LOCATION" in document
     assert "Spark has no multi-statement transaction" in document
     for promise in ("one transaction per partition", "inside the partition's transaction", "inside every transaction",
-                    "its transaction rolls back", "INSERT OVERWRITE"):
+                    "its transaction rolls back", "by one INSERT OVERWRITE statement"):
         assert promise not in document, promise
     assert "pointed back at its old directory" in document
+    # what can take the backup away is said before anyone approves
+    assert "a later static INSERT OVERWRITE of the partition by another job deletes that directory" in document
 
 
 def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and_readers_never_see_neither(spark_trips,
@@ -196,6 +198,13 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
         assert rerun.returncode == 0, rerun.output
         assert rerun.json()["skipped"] == days and rerun.json()["replaced"] == []  # the third day: equal already
         assert contents.now() == {days[0]: "approved", days[1]: "approved", days[2]: "old"}
+        # an orphans clean after a resumed apply: the killed runs swapped before any partition_replaced row, and the
+        # rerun recorded those partitions as skipped; the backups (the old directories) are kept all the same
+        orphans = spark_trips.backfill("clean", "--orphans", "--older-than", "0m", "--yes")
+        assert orphans.returncode == 0, orphans.output
+        assert "an apply of the run began: a rollback may need it" in orphans.stdout, orphans.stdout
+        for day in days:
+            assert any(local(old_locations[day]).glob("*.parquet")), day
         swapped = locations(spark_trips, TARGET)
         for day in days[:2]:
             assert "/_backfill/" in swapped[day] and swapped[day] != old_locations[day]
@@ -231,11 +240,17 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
     # clean: the rollback needs nothing; the written directories are read by nothing and go, the old ones stay
     written = {day: local(swapped[day]).parent for day in days[:2]}  # <stage>_w/<time>, holding <column>=<day>
     assert all(path.exists() for path in written.values())
+    # someone points the second day's written copy at the control partition's directory: clean must not follow it
+    control = packet["control"]["value"]
+    second = next(p for p in packet["partitions"] if p["value"] == days[1])
+    spark_trips.query(f"alter table {second['stage']}_w partition (trip_date = '{days[1]}') set location "
+                      f"'{locations(spark_trips, TARGET)[control]}'")
     cleaned = spark_trips.backfill("clean", str(path))
     assert cleaned.returncode == 0, cleaned.output
-    assert "Deleted 2 directory(ies) the table no longer reads" in cleaned.stdout
-    for day in days[:2]:
-        assert not any(written[day].parent.rglob("*.parquet")), day  # every attempt's directory is gone
+    assert "Deleted 1 directory(ies) the table no longer reads" in cleaned.stdout
+    assert not any(written[days[0]].parent.rglob("*.parquet"))  # every attempt's directory of the first day is gone
+    assert any(local(locations(spark_trips, TARGET)[control]).glob("*.parquet"))  # the control's is not
+    for day in days:  # the old directories, which the table reads again, stay
         assert any(local(old_locations[day]).glob("*.parquet")), day
     assert contents.now() == dict.fromkeys(days, "old")
     assert [t for t in spark_trips.tables_in("analytics_backfill") if packet["run_id"] in t] == []

@@ -211,7 +211,8 @@ def test_a_rollback_killed_in_a_partitions_transaction_leaves_it_as_approved_and
     assert status.returncode == 0, status.output
     assert printed_states(status.stdout) == independent_states(trips, packet) == AS_APPROVED_ALL
     assert (f"Next: every partition is as approved: `dbt-backfill verify {path}` records it; `dbt-backfill rollback "
-            f"{path}` restores the rows before.") in status.stdout
+            f"{path}` restores the rows before from the backups, if each still holds them (it checks before it "
+            f"writes).") in status.stdout
     rerun = trips.backfill("rollback", str(path))
     assert rerun.returncode == 0, rerun.output
     assert independent_states(trips, packet) == AFTER_RERUN["rollback"]
@@ -839,8 +840,10 @@ def test_a_recorded_packet_rewritten_after_the_apply_cannot_make_clean_drop_a_ba
 
     cleaned = trips.dbt("run-operation", "dbt_backfill.clean_backfill", "--args", f"{{run_id: {run_id}}}")
     assert cleaned.returncode == 1, cleaned.output
-    assert ("partition(s) 2026-03-01, 2026-03-02 can still be rolled back from their backups: nothing was dropped"
-            in cleaned.output), cleaned.output
+    # kept, and not called "can still be rolled back": against the forged packet the backups hold neither
+    assert "the backups of 2026-03-01 (its backup holds neither the partition's rows now nor the rows the plan found: " \
+        in cleaned.output and "are kept unread or unlike the rows from before: nothing was dropped" in cleaned.output, \
+        cleaned.output
     rolled = trips.dbt("run-operation", "dbt_backfill.rollback_backfill", "--args", f"{{run_id: {run_id}}}")
     assert rolled.returncode == 1, rolled.output
     assert "partition 2026-03-01 holds what the packet says it held before the apply (sha256 " in rolled.output

@@ -13,8 +13,9 @@
       packet (no `planned` / `packet_recorded` row), or whose approval deadline has passed (apply refuses it);
       a run younger than `older_than_hours` is left (a plan may still be building it). When a run has more than one
       `building_stages` row, any of them that says keep keeps the run's builds;
-    - backups: a run that replaced nothing has no rollback to keep. A run that did (`partition_replaced`) may still
-      need its backups for a rollback, which only its packet can tell: kept unless run_id and drop_backups.
+    - backups: a run never applied has no rollback to keep. One whose apply began (`approved`, recorded by the
+      first apply before any partition, or `partition_replaced`) may still need its backups for a rollback, which
+      only its packet can tell: kept unless run_id and drop_backups.
   With drop=false nothing is dropped: the list says what would be. Takes the backfill lock of each target whose
   relations it drops (as apply and rollback do), records one `cleaned` row per run ({dropped, by}).
   Emits `orphans`: {relations: [{run_id, model, relation, kind, action: drop|dropped|keep, reason}], audits}.
@@ -55,7 +56,7 @@
       {% set why_stage = keep_stages | first if keep_stages else none %}
       {% for building in run.building %}
         {% set why_backup = none if not run.replaced or (run_id is not none and drop_backups) else
-            'the run replaced partitions: a rollback may need it (a clean by the run\'s packet knows: `dbt-backfill clean PACKET`, or clean_backfill of the run; or drop it with --drop-backups / drop_backups: true)' %}
+            'an apply of the run began: a rollback may need it (a clean by the run\'s packet knows: `dbt-backfill clean PACKET`, or clean_backfill of the run; or drop it with --drop-backups / drop_backups: true)' %}
         {% if building.stage_schema != stage_schema %}
           {% do found.append({'run_id': run.run_id, 'model': model.name, 'relation': building.stage_schema ~ '.*',
               'kind': 'stages', 'action': 'keep', 'reason': 'recorded in schema ' ~ building.stage_schema ~ ', which is not '
@@ -138,7 +139,7 @@
   {% endif %}
   {% set rows = dbt_backfill._execute('select run_id, event, detail from ' ~ audit ~ ' where model = '
       ~ dbt_backfill._sql_literal(model_name) ~ " and event in ('building_stages', 'planned', 'packet_recorded', "
-      ~ "'partition_replaced')" ~ (' and run_id = ' ~ dbt_backfill._sql_literal(run_id) if run_id is not none else '')
+      ~ "'partition_replaced', 'approved')" ~ (' and run_id = ' ~ dbt_backfill._sql_literal(run_id) if run_id is not none else '')
       ~ ' order by recorded_at').rows %}
   {% do dbt_backfill._commit() %}
   {% set runs = {} %}
@@ -150,7 +151,10 @@
         {% do run.building.append({'stage_schema': detail.stage_schema, 'partitions': [detail.partitions | int, 10000] | min,
                                    'expires_at': detail.get('expires_at') | string, 'at': detail.get('at') | string}) %}
       {% endif %}
-    {% elif row['event'] == 'partition_replaced' %}
+    {# an apply began (its first act records the approval): it may have replaced partitions before any row says so
+       — on Spark a swap is visible before its partition_replaced row, and a resumed apply records a partition the
+       killed one swapped as skipped #}
+    {% elif row['event'] in ('partition_replaced', 'approved') %}
       {% do run.update({'replaced': true}) %}
     {% else %}
       {% do run.update({'planned': true}) %}

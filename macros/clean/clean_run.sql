@@ -21,23 +21,37 @@
   {% do dbt_backfill.acquire_target_lock(target_relation) %}
   {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_columns) %}
   {% do scope.update({'layout': dbt_backfill._target_layout(target_relation)}) %}
+  {# each backup, read now, against its partition now: spare (the same rows: nothing to roll back), the rows from
+     before the apply (a rollback can restore them), or neither (changed since the apply: on Spark, a later static
+     overwrite of the partition deletes the directory its backup names) — the last two are kept, and said apart #}
   {% set rollback_possible = [] %}
+  {% set kept_unsure = [] %}
   {% for partition in partitions %}
     {% set backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
                                          identifier=partition.backup.identifier) %}
-    {# a backup that cannot be read safely (a view, writable by others, code on read) is not read: kept #}
-    {% if backup is not none and (dbt_backfill._unsafe_to_read(backup, target_relation)
-          or not dbt_backfill._same_fingerprint(
-            dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true),
-            dbt_backfill._fingerprint_in_scope(backup, scope))) %}
-      {% do rollback_possible.append(partition.value) %}
+    {% if backup is not none %}
+      {# a backup that cannot be read safely (a view, writable by others, code on read) is not read: kept #}
+      {% set unsafe = dbt_backfill._unsafe_to_read(backup, target_relation) %}
+      {% set in_backup = dbt_backfill._fingerprint_in_scope(backup, scope) if not unsafe else none %}
+      {% if unsafe %}
+        {% do kept_unsure.append(partition.value ~ ' (its backup is ' ~ unsafe | join(', ') ~ ': not read)') %}
+      {% elif dbt_backfill._same_fingerprint(in_backup, dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true)) %}
+      {% elif dbt_backfill._same_fingerprint(in_backup, partition.target_before) %}
+        {% do rollback_possible.append(partition.value) %}
+      {% else %}
+        {% do kept_unsure.append(partition.value ~ ' (its backup holds neither the partition\'s rows now nor the rows '
+            ~ 'the plan found: ' ~ in_backup.row_count ~ ' rows, sha256 ' ~ in_backup.sha256[:12] ~ '…; it changed after '
+            ~ 'the apply, so a rollback would refuse it)') %}
+      {% endif %}
     {% endif %}
   {% endfor %}
-  {% if rollback_possible and not drop_backups %}
+  {% if (rollback_possible or kept_unsure) and not drop_backups %}
     {% do dbt_backfill._refuse('rollback_possible',
-        'partition(s) ' ~ rollback_possible | join(', ') ~ ' can still be rolled back from their backups: nothing was dropped. '
-        ~ 'Pass --drop-backups to drop them anyway (the rollback is then gone). The target is unchanged.',
-        {'partitions': rollback_possible}) %}
+        ((('partition(s) ' ~ rollback_possible | join(', ') ~ ' can still be rolled back from their backups') if rollback_possible else '')
+         ~ ('; ' if rollback_possible and kept_unsure else '')
+         ~ (('the backups of ' ~ kept_unsure | join('; ') ~ ' are kept unread or unlike the rows from before') if kept_unsure else ''))
+        ~ ': nothing was dropped. Pass --drop-backups to drop them anyway (the rollback is then gone). The target is unchanged.',
+        {'partitions': rollback_possible, 'kept': kept_unsure}) %}
   {% endif %}
   {% if list_only %}
     {% set listed = [] %}

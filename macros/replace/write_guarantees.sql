@@ -45,7 +45,7 @@
       'write_semantics': 'swap by partition — write the approved build to a new directory under the table\'s location, check its fingerprint there, then point the partition at it with one ALTER TABLE ... PARTITION ... SET LOCATION (one metastore operation: a reader lists the old directory or the new one, never neither) and check the partition as the table now reads it; a mismatch points it back at the old directory, which is kept untouched as the backup. Spark has no multi-statement transaction: between the swap and the check readers see the new rows',
       'on_mismatch': 'the partition is pointed back at its old directory (its backup), as Spark has no transaction to roll back',
       'watermark': 'right after every partition\'s swap',
-      'backup': 'the old directory itself, named by a backup table made before the swap (no copy)',
+      'backup': 'the old directory itself, named by a backup table made before the swap (no copy); a later static INSERT OVERWRITE of the partition by another job deletes that directory, and a rollback then refuses',
       'audit': 'written after each partition\'s swap and check, as its own statement',
       'failed_write': 'a failed write of the new directory leaves the partition as it was (the table still reads its old directory); a failed swap leaves it on the old directory or the new one, whole, and `dbt-backfill verify` shows which'}) }}
 {% endmacro %}

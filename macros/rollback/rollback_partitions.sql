@@ -52,7 +52,7 @@
       {% set dropped = dbt_backfill._backup_dropped_by_clean(target_relation, run_id, partition.backup) %}
       {% do dbt_backfill._refuse('backup_gone',
           'partition ' ~ partition.value ~ ' cannot be rolled back: its backup ' ~ dbt_backfill._relation_name(partition.backup)
-          ~ (' was dropped by `dbt-backfill clean --drop-backups` at ' ~ dropped.at ~ (' (by ' ~ dropped.by ~ ')' if dropped.by else '')
+          ~ (' was dropped by ' ~ dropped.how ~ ' at ' ~ dropped.at ~ (' (by ' ~ dropped.by ~ ')' if dropped.by else '')
              ~ ', as the audit trail records it'
              if dropped else ' is gone, and no clean of this run recorded dropping it (it was dropped outside dbt-backfill)')
           ~ '. The partition ' ~ ('holds the approved rows (as applied; sha256 ' if as_approved else 'is neither as planned nor as approved (sha256 ')
@@ -94,14 +94,18 @@
   {% endif %}
   {# the packet may leave the database out of the backup's reference: compared by schema and name #}
   {% set name = backup_ref.schema ~ '.' ~ backup_ref.identifier %}
-  {% set rows = dbt_backfill._execute('select cast(recorded_at as ' ~ dbt.type_string() ~ ') as recorded_at, detail from ' ~ audit
+  {% set rows = dbt_backfill._execute('select cast(recorded_at as ' ~ dbt.type_string() ~ ') as recorded_at, outcome, detail from ' ~ audit
       ~ ' where run_id = ' ~ dbt_backfill._sql_literal(run_id) ~ " and event = 'cleaned' order by recorded_at desc").rows %}
   {% for row in rows %}
     {# {dropped, by}; a clean of an earlier version wrote the names alone, joined by ', ' #}
     {% set detail = fromjson(row['detail']) if (row['detail'] or '').startswith('{')
         else {'dropped': (row['detail'] or '').split(', ')} %}
     {% for dropped in detail.get('dropped', []) if dropped == name or dropped.endswith('.' ~ name) %}
-      {{ return({'at': row['recorded_at'], 'by': detail.get('by')}) }}
+      {# how, from the row's own outcome: the command that dropped it #}
+      {% set outcome = row['outcome'] or '' %}
+      {% set how = '`dbt-backfill clean --drop-backups`' if '--drop-backups' in outcome
+          else '`dbt-backfill clean --orphans`' if '--orphans' in outcome else 'a clean of this run' %}
+      {{ return({'at': row['recorded_at'], 'by': detail.get('by'), 'how': how}) }}
     {% endfor %}
   {% endfor %}
   {{ return(none) }}

@@ -72,7 +72,8 @@ class TargetState:
                        if self.backups_gone else "")
         if states == {AS_APPROVED}:
             return (f"every partition is as approved: `dbt-backfill verify {path}` records it" + (
-                no_rollback if self.backups_gone else f"; `dbt-backfill rollback {path}` restores the rows before"))
+                no_rollback if self.backups_gone else f"; `dbt-backfill rollback {path}` restores the rows before from the backups, "
+                                                       f"if each still holds them (it checks before it writes)"))
         if not replaced:
             return f"nothing is replaced yet: `dbt-backfill apply {path}` applies it"
         return (f"resume with `dbt-backfill apply {path}` (it replaces only the partitions still as before), or "
