@@ -8,7 +8,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 MACROS = REPO / "macros"
-STEPS = {"plan", "stage", "source_pin", "compare", "review", "cost", "packet", "apply", "replace", "rollback", "verify",
+STEPS = {"ledger", "plan", "stage", "source_pin", "compare", "review", "cost", "packet", "apply", "replace", "rollback", "verify",
          "clean", "audit", "downstream", "guards", "fingerprint", "transaction", "utils"}
 ADAPTER_LEAF = re.compile(r"^(default|postgres|duckdb|spark)__")
 

@@ -52,6 +52,9 @@
     {% endif %}
     {% do stages.append(stage_relation) %}
   {% endfor %}
+  {# the partitions' history, read under the table's lock: a later approval's repair is never overwritten #}
+  {% set ledger = dbt_backfill._partition_ledger(target_relation, partitions | map(attribute='value') | list) %}
+  {% do dbt_backfill._refuse_superseded(ledger, run_id, model, approval, partitions) %}
   {% set watermark_before = dbt_backfill.watermark_state(watermark, target_relation) if watermark else none %}
   {% if control %}
     {% set control_now = dbt_backfill._fingerprint_in_scope(target_relation, scope, control.value, true) %}
@@ -197,4 +200,30 @@
       {'outcome': label, 'detail': values | join(', ') ~ ((' + control ' ~ control.value) if control else '')})) %}
   {% do dbt_backfill._commit() %}
   {% do dbt_backfill._emit_result('checkpoint', {'label': label, 'partitions': values, 'control': control.value if control else none}) %}
+{% endmacro %}
+
+{#
+  Refuse, before anything is written, an apply whose approval a later one superseded: a partition of the packet
+  that a run approved after this one (its approval's time, then its plan's) already replaced, whether or not that
+  run was rolled back since. Its approver decided on newer rows; an older approval never overwrites that silently.
+#}
+{% macro _refuse_superseded(ledger, run_id, model, approval, partitions) %}
+  {% set own = ledger.runs.get(run_id) or {} %}
+  {% set own_order = [own.get('approved_at') or approval.get('approved_at') or '', own.get('planned_at') or ''] %}
+  {% for partition in partitions %}
+    {% for write in ledger.writes[partition.value] | reverse if write.event == 'replaced' and write.run_id != run_id %}
+      {% set other = ledger.runs.get(write.run_id) or {} %}
+      {% if [other.get('approved_at') or '', other.get('planned_at') or ''] > own_order %}
+        {% set values = partitions | map(attribute='value') | join(',') %}
+        {% do dbt_backfill._refuse('superseded',
+            'partition ' ~ partition.value ~ ' was replaced by run ' ~ write.run_id ~ ' at ' ~ write.at ~ ', approved by '
+            ~ (other.get('approved_by') or write.approved_by or 'an unrecorded approver') ~ ' at ' ~ other.get('approved_at')
+            ~ ', after this run\'s approval (by ' ~ approval.get('approved_by') ~ ' at ' ~ own_order[0] ~ '): the later '
+            ~ 'approval supersedes this one there' ~ (', and that run was rolled back since' if write.run_id not in ledger.holders[partition.value] else '')
+            ~ '. Nothing was replaced; the target is unchanged. To repair from what the table holds now, plan again: '
+            ~ '`dbt-backfill plan ' ~ model ~ ' --partitions ' ~ values ~ '`.',
+            {'partition': partition.value, 'later_run': write.run_id, 'later_approved_at': other.get('approved_at')}) %}
+      {% endif %}
+    {% endfor %}
+  {% endfor %}
 {% endmacro %}

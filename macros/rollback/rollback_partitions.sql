@@ -12,10 +12,23 @@
       run_id, partitions, packet_sha256) %}
   {% set target_relation, scope, target_columns, audit_fields = session.relation, session.scope, session.columns, session.audit_fields %}
   {% set restored = [] %}
+  {# the partitions' history, read under the table's lock: no run writes them while this one reads and restores #}
+  {% set ledger = dbt_backfill._partition_ledger(target_relation, partitions | map(attribute='value') | list) %}
+  {% do dbt_backfill._refuse_undoing_a_later_run(ledger, run_id, partitions) %}
   {% for partition in partitions %}
     {% set started = modules.datetime.datetime.now() %}
     {% do dbt_backfill.begin_transaction() %}
     {% set current = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
+    {% set writes = ledger.writes[partition.value] %}
+    {% if not (writes | selectattr('run_id', 'equalto', run_id) | list) and writes and writes[-1].fingerprint
+          and dbt_backfill._same_fingerprint(current, writes[-1].fingerprint) %}
+      {# this run never replaced it, and it holds what another run wrote: that run's to undo, not this one's #}
+      {% do dbt_backfill._commit() %}
+      {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current,
+          'written_by': writes[-1].run_id, 'note': 'not replaced by this run: ' ~ dbt_backfill._describe_write(writes[-1])
+          ~ ' and it still holds those rows; `' ~ dbt_backfill._rollback_command(ledger, writes[-1].run_id) ~ '` undoes that'}) %}
+      {% continue %}
+    {% endif %}
     {% if dbt_backfill._same_fingerprint(current, partition.target_before) %}
       {# as the packet says it was before the apply: nothing to undo, if its backup (when there is one) agrees. A
          backup holding other rows means the packet's target_before or the backup changed after the apply #}
@@ -109,4 +122,31 @@
     {% endfor %}
   {% endfor %}
   {{ return(none) }}
+{% endmacro %}
+
+{#
+  Refuse, before anything is restored, a rollback of `run_id` that would undo a later run: a partition this run
+  replaced that another run replaced after it (that run's rows are on top of the partition's ledger). Names the
+  later run, who approved it, when, and the command that rolls it back first; says when this run was itself
+  rolled back already.
+#}
+{% macro _refuse_undoing_a_later_run(ledger, run_id, partitions) %}
+  {% for partition in partitions %}
+    {% set holders = ledger.holders[partition.value] %}
+    {% set own = ledger.writes[partition.value] | selectattr('run_id', 'equalto', run_id) | list %}
+    {% set later = (ledger.writes[partition.value] | selectattr('run_id', 'equalto', holders[-1]) | list)[-1]
+        if own and holders and holders[-1] != run_id else none %}
+    {% if later and later.seq > own[-1].seq %}
+      {% set undone = own[-1] if own[-1].event == 'restored' else none %}
+      {% do dbt_backfill._refuse('later_run_wrote',
+          'partition ' ~ partition.value ~ ' was written after run ' ~ run_id ~ ': ' ~ dbt_backfill._describe_write(later)
+          ~ (', after run ' ~ run_id ~ ' itself was rolled back at ' ~ undone.at ~ ' (by ' ~ (undone.by or 'an unrecorded user') ~ ')'
+             if undone else '')
+          ~ '. Rolling back run ' ~ run_id ~ ' now would undo that later repair, so nothing was restored: every partition '
+          ~ 'is unchanged. ' ~ ('Run ' ~ run_id ~ ' has nothing left to undo there. ' if undone else '')
+          ~ 'To undo run ' ~ later.run_id ~ ': `' ~ dbt_backfill._rollback_command(ledger, later.run_id) ~ '`.',
+          {'partition': partition.value, 'later_run': later.run_id, 'later_approved_by': later.approved_by,
+           'later_at': later.at, 'rolled_back_at': undone.at if undone else none}) %}
+    {% endif %}
+  {% endfor %}
 {% endmacro %}

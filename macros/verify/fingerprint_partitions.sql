@@ -3,13 +3,14 @@
   the approved packet. Given `expected` fingerprints (one per partition), it also writes the audit row
   (verified, or verify_mismatch naming the partitions), and with refuse_on_mismatch a mismatch is refused (the
   pure-dbt verify, whose only outcome is dbt's exit status). With `commitment`, each partition's commitment_digest
-  is added (bench P1 measures it). With `relations` (refs), it says which of them exist (`present`): status reads
+  is added (bench P1 measures it). With `ledger`, each partition's `ledger` entry (_ledger_entry: its last
+  recorded writer and whether it still holds what that writer wrote) and `own_last`, the run's own last write there. With `relations` (refs), it says which of them exist (`present`): status reads
   whether the stages an apply needs and the backups a rollback needs are still there.
   Emits `fingerprints`: {relation, partitions: [{value, fingerprint, commitment?}], present}.
 #}
 {% macro fingerprint_partitions(target, partition_by, business_key, material_columns, partitions, additive=[],
                                 expected=none, run_id=none, model=none, refuse_on_mismatch=false, commitment=false,
-                                relations=[]) %}
+                                relations=[], ledger=false) %}
   {% do dbt_backfill.pin_session() %}
   {% set relation = dbt_backfill._target_relation(target) %}
   {% set scope = dbt_backfill._backfill_scope(relation, partition_by, business_key, additive, material_columns) %}
@@ -21,6 +22,17 @@
       {% do fingerprints[-1].update({'commitment': dbt_backfill._commitment_in_scope(relation, scope, fingerprint.row_count, value, true)}) %}
     {% endif %}
   {% endfor %}
+  {% if ledger %}
+    {# who wrote each partition last, as the audit trail records it (_partition_ledger), and this run's own last write #}
+    {% set history = dbt_backfill._partition_ledger(relation, partitions | map('string') | list) %}
+    {% for item in fingerprints %}
+      {% set own = history.writes[item.value | string] | selectattr('run_id', 'equalto', run_id) | list %}
+      {% set entry = dbt_backfill._ledger_entry(history, item.value | string, item.fingerprint) %}
+      {% do entry.pop('fingerprint') %}
+      {% do entry.update({'rollback_command': dbt_backfill._rollback_command(history, entry.run_id) if entry.run_id else none}) %}
+      {% do item.update({'ledger': entry, 'own_last': own[-1] if own else none}) %}
+    {% endfor %}
+  {% endif %}
   {% if expected is not none %}
     {% set mismatched = [] %}
     {% for item in fingerprints %}

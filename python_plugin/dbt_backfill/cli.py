@@ -1,5 +1,6 @@
 """The `dbt-backfill` command: parse, call the workflow, print, exit. Exit status: 0 done; 3 a safety refusal
-(the target is unchanged unless the message says otherwise); 1 bad input or configuration, or the database
+(the target is unchanged unless the message says otherwise); 4 `apply --cascade` applied the root but left a
+downstream model that differs from a full build of it (named, with the command that repairs it); 1 bad input or configuration, or the database
 failed (the message names its cause); 2 usage; 130 interrupted (Ctrl-C, SIGTERM). After apply or rollback stop
 short, the target's state is read afresh and printed, never inferred."""
 from __future__ import annotations
@@ -28,6 +29,7 @@ from dbt_backfill.workflow.plan import (NothingToChange, PlanRequest, parse_part
 from dbt_backfill.workflow.audit import history as read_history
 from dbt_backfill.workflow.cascade import apply_cascade
 from dbt_backfill.workflow.clean import clean as clean_run, clean_relations, parse_older_than
+from dbt_backfill.workflow.ledger import read_ledger
 from dbt_backfill.workflow.rollback import rollback as rollback_packet
 from dbt_backfill.workflow.status import TargetState, status as read_status
 from dbt_backfill.workflow.verify import verify as verify_packet
@@ -36,6 +38,8 @@ SEVERITY = {"block": "BLOCK", "warn": "WARN", "unknown": "UNKNOWN", "ok": "ok"}
 EXIT_REFUSED = 3
 EXIT_ERROR = 1
 EXIT_INTERRUPTED = 130
+# apply --cascade: the root is applied, but a model downstream of it still differs from a full build of it
+EXIT_DOWNSTREAM_STALE = 4
 
 
 def dbt_options(command: Callable) -> Callable:
@@ -365,23 +369,32 @@ def apply(packet, batch_size, cascade, allow_source_drift, project_dir, profiles
     """Replace the approved partitions of PACKET, one transaction each (Spark: one swap of the partition's directory each): the canary first, then batches, with the
     target and a control partition checked after each."""
     runner = runner_from(project_dir, profiles_dir, dbt_target or Packet.read(packet).dbt_target, dbt_vars)
+    left: tuple = ()
     if cascade:
         cascaded = apply_cascade(runner, packet, batch_size, allow_source_drift=allow_source_drift)
-        result, steps = cascaded.root, cascaded.steps
+        result, steps, left = cascaded.root, cascaded.steps, cascaded.left_stale
     else:
         result, steps = apply_packet(runner, packet, batch_size, allow_source_drift), ()
     if as_json:
-        click.echo(json.dumps({"status": "applied", "run_id": result.packet.run_id, "skipped": list(result.skipped),
+        click.echo(json.dumps({"status": "applied_downstream_stale" if left else "applied",
+                               "run_id": result.packet.run_id, "skipped": list(result.skipped),
                                "checkpoints": list(result.checkpoints),
                                "replaced": [{"value": r.value, "before": r.before.to_dict(), "after": r.after.to_dict()}
                                             for r in result.replaced],
                                "cascade": [{"model": s.model, "outcome": s.outcome, "detail": s.detail,
                                             "packet": str(s.packet) if s.packet else None} for s in steps]}))
+        if left:
+            sys.exit(EXIT_DOWNSTREAM_STALE)
         return
     _print_applied(result)
     for step in steps:
         click.echo(f"Cascade: {step.model} {step.outcome.replace('_', ' ')}: {step.detail}"
                    f"{' (packet ' + str(step.packet) + ')' if step.packet else ''}")
+    if left:
+        # the root is applied and stays so; a downstream model still differs from a full build of it
+        click.echo(f"root applied, downstream left to you: {'; '.join(f'{s.model}: {s.detail}' for s in left)}.",
+                   err=True)
+        sys.exit(EXIT_DOWNSTREAM_STALE)
 
 
 def _print_applied(result) -> None:
@@ -430,11 +443,13 @@ def rollback(runner: DbtRunner, packet: Path, as_json: bool, by: str | None) -> 
     result = rollback_packet(runner, packet, by)
     if as_json:
         click.echo(json.dumps({"status": "rolled_back", "restored": list(result.restored),
-                               "skipped": list(result.skipped)}))
+                               "skipped": list(result.skipped), "not_this_runs": dict(result.not_this_runs)}))
         return
     click.echo(f"Rolled back {result.packet.run_id} on {result.packet.target}: restored "
                f"{', '.join(result.restored) or 'nothing'}, each equal to its fingerprint before the apply"
                f"{'; already as before: ' + ', '.join(result.skipped) if result.skipped else ''}.")
+    for value, why in result.not_this_runs.items():
+        click.echo(f"Left {shown(value)} as it is, {why}.")
 
 
 @packet_command()
@@ -546,6 +561,29 @@ def history(model, run_id, since, limit, project_dir, profiles_dir, dbt_target, 
                           [[e["recorded_at"][:19], e["run_id"] or "", e["model"] or "", e["event"],
                             e["partition_value"] or "", e["approved_by"] or "", (e["outcome"] or "")[:60]]
                            for e in result["events"]]))
+
+
+@main.command()
+@click.argument("model")
+@click.option("--partitions", default=None, metavar="VALUES",
+              help="Only these partitions: values and inclusive ranges, comma-separated (as plan takes them). "
+                   "Default: every partition the audit trail records a write of.")
+@dbt_options
+@json_option
+@handles_outcomes
+def partitions(model, partitions, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
+    """The partition ledger of MODEL: each partition's last recorded writer (a run, with its approver; a full
+    refresh; or none recorded: the live job), when, its rows and SHA-256 now, and whether it still holds what that
+    writer wrote. Reads only."""
+    ledger = read_ledger(runner_from(project_dir, profiles_dir, dbt_target, dbt_vars), model, partitions)
+    if as_json:
+        click.echo(json.dumps({"status": "read", "model": ledger.model, "target": ledger.target,
+                               "partitions": [entry.to_dict() for entry in ledger.partitions]}))
+        return
+    click.echo(f"Partitions of {ledger.model} ({ledger.target}), read now, with their last recorded writer:")
+    click.echo(_table(["partition", "rows", "sha256", "last written", "holds it", "as the audit trail and the table say"],
+                      [[shown(e.value), str(e.rows), e.sha256[:12], e.at or "", "yes" if e.holds_writer else ("no" if e.writer == "run" else "-"),
+                        e.said] for e in ledger.partitions]))
 
 
 if __name__ == "__main__":

@@ -52,6 +52,12 @@ class CascadeResult:
     root: ApplyResult
     steps: tuple[CascadeStep, ...]
 
+    @property
+    def left_stale(self) -> tuple[CascadeStep, ...]:
+        """The downstream models the cascade did not rebuild that differ from a full build of them now: the root
+        is applied, these are left to a person (the CLI's exit status 4)."""
+        return tuple(step for step in self.steps if step.outcome == "stale")
+
 
 def changed_partitions(packet: Packet) -> list[str]:
     """The partitions an applied packet changed: those whose approved rows (every column: the commitment) differ
@@ -88,13 +94,11 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
         changed[model] = None
         if downstream["mapping"] != "same_partitions":
             reason = f" ({downstream['reason']})" if downstream.get("reason") else ""
-            steps.append(CascadeStep(model, "not_rebuilt", f"its partitions do not map onto the root's{reason}: a "
-                                                           f"person decides its scope (plan it by hand)"))
+            steps.append(_probed(runner, model, f"its partitions do not map onto the root's{reason}", changed))
             continue
         if unknown:
-            steps.append(CascadeStep(model, "not_rebuilt", f"its parent(s) {', '.join(unknown)} were not rebuilt, so "
-                                                           f"what reaches it is unknown: a person decides its scope "
-                                                           f"(plan it by hand)"))
+            steps.append(_probed(runner, model, f"its parent(s) {', '.join(unknown)} were not rebuilt, so what "
+                                                f"reaches it is unknown", changed))
             continue
         if not upstream:
             changed[model] = []
@@ -108,8 +112,8 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
         try:
             node = runner.compile_model(model)
             if node.materialized == "table":  # a plan would need a person's --allow-table reason
-                steps.append(CascadeStep(model, "not_rebuilt", "a table: its next `dbt run` rebuilds it whole from its "
-                                                               "parents (run it when the cascade is done)"))
+                steps.append(_probed(runner, model, "a table: its next `dbt run` rebuilds it whole from its parents",
+                                     changed))
                 continue
             spec = BackfillSpec.resolve(model, node.meta_backfill, {})
             found = runner.run_operation("partitions_in_reach", {
@@ -185,3 +189,32 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
                                                    f"partition equal to a full build of it)", child.path, applied))
     return CascadeResult(root=root, steps=tuple(steps))
 
+
+
+def _probed(runner: DbtRunner, model: str, why: str, changed: dict[str, list[str] | None]) -> CascadeStep:
+    """A downstream model the cascade does not rebuild (`why`), compared once with a full build of it now
+    (downstream_drift): proven equal (`unchanged`: its children may rely on it), or `stale`, naming the partitions
+    that differ and the command that repairs them. Never reported as done while it differs."""
+    node = runner.compile_model(model)
+    spec = node.meta_backfill or {}
+    partition_by = spec.get("partition_by") if isinstance(spec, dict) else None
+    excluded = spec.get("exclude_columns") or [] if isinstance(spec, dict) else []
+    drift = runner.run_operation("downstream_drift", {
+        "model": model, "model_sql": node.compiled_sql, "partition_by": partition_by,
+        "exclude_columns": [c.strip() for c in excluded.split(",")] if isinstance(excluded, str) else list(excluded),
+    }).first("drift")
+    if not drift["differing_rows"]:
+        changed[model] = []
+        return CascadeStep(model, "unchanged", f"{why}; compared with a full build of it now: equal, nothing to "
+                                               f"rebuild")
+    if partition_by and spec.get("business_key") and node.materialized != "table":
+        differing = [str(v) for v in drift["differing"]]
+        repair = f"`dbt-backfill plan {model} --partitions {drift['ranges']}`"
+        where = f"partition(s) {', '.join(differing)} differ"
+    else:
+        repair = (f"`dbt run --select {model}`" if node.materialized == "table" else
+                  f"`dbt run --select {model} --full-refresh` (or declare its meta.backfill partition_by and "
+                  f"business_key to repair it by partition)")
+        where = f"{drift['differing_rows']} row(s) differ"
+    return CascadeStep(model, "stale", f"{why}, so it was not rebuilt; compared with a full build of it now, {where} "
+                                       f"from a full build of it: repair with {repair}")

@@ -2,8 +2,9 @@
 plan's target_before fingerprint."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Mapping
 
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
@@ -19,6 +20,8 @@ class RollbackResult:
     packet: Packet
     restored: tuple[str, ...]
     skipped: tuple[str, ...]  # already as before the apply (never replaced, or restored earlier)
+    # {value: why}: partitions this run never replaced that hold what another run wrote (the ledger says which)
+    not_this_runs: Mapping[str, str] = field(default_factory=dict)
 
 
 def rollback(runner: DbtRunner, path: Path, by: str | None = None) -> RollbackResult:
@@ -37,6 +40,8 @@ def _rollback(runner: DbtRunner, path: Path, who: str) -> RollbackResult:
                 "packet_sha256": packet.sha256(), "rolled_back_by": who})
     except (BackfillError, BackfillRefused, KeyboardInterrupt) as failure:
         raise stopped(runner, packet, path, "rollback", failure) from None
+    skipped = invocation.all("partition_skipped")
     return RollbackResult(packet=packet,
                           restored=tuple(str(r["value"]) for r in invocation.all("partition_restored")),
-                          skipped=tuple(str(r["value"]) for r in invocation.all("partition_skipped")))
+                          skipped=tuple(str(r["value"]) for r in skipped if not r.get("note")),
+                          not_this_runs={str(r["value"]): r["note"] for r in skipped if r.get("note")})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any, Mapping
 
 from dbt_backfill.causes import classify
 from dbt_backfill.dbt_runner import DbtRunner
@@ -26,10 +27,23 @@ class PartitionState:
     state: str  # as approved | as before | neither
     fingerprint: Fingerprint
     unchanged_by_the_repair: bool = False  # the approved rows are the rows before: both states at once
+    # the partition ledger's entry (partition_ledger._ledger_entry): its last recorded writer, and whether it still
+    # holds what that writer wrote; and this run's own last write there ({event, at, by, ...}), from the audit trail
+    ledger: Mapping[str, Any] | None = None
+    own_last: Mapping[str, Any] | None = None
+
+    @property
+    def written_by_another_run(self) -> bool:
+        """It holds what another run wrote last: that run's to undo, not this packet's."""
+        return bool(self.ledger and self.ledger.get("writer") == "run" and self.ledger.get("holds_writer")
+                    and self.ledger.get("event") == "replaced" and self.ledger.get("run_id") != self.run_id)
+
+    run_id: str | None = None
 
     def to_dict(self) -> dict:
         return {"value": self.value, "state": self.state, "sha256": self.fingerprint.sha256,
-                "rows": self.fingerprint.row_count, "unchanged_by_the_repair": self.unchanged_by_the_repair}
+                "rows": self.fingerprint.row_count, "unchanged_by_the_repair": self.unchanged_by_the_repair,
+                "last_written": dict(self.ledger) if self.ledger else None}
 
 
 @dataclass(frozen=True)
@@ -50,11 +64,31 @@ class TargetState:
         if self.unreadable is not None:
             return f"run `dbt-backfill status {path}` when the database answers again"
         states = {p.state for p in self.partitions}
+        later = [p for p in self.partitions if p.written_by_another_run]
+        if later:
+            # another run's rows: that run's to undo; what this packet still says of the others follows
+            said = "; ".join(_written_by_another_run(p) for p in later)
+            rest = [p for p in self.partitions if p not in later]
+            others = "; ".join(f"{p.value} {p.state}" + (" (the repair changes nothing there)"
+                                                         if p.unchanged_by_the_repair else "") for p in rest)
+            return (f"{said}.{' The other partition(s): ' + others + '.' if rest else ''} To repair from what the "
+                    f"table holds now, plan again: `dbt-backfill plan {self.packet.model} --partitions "
+                    f"{','.join(p.value for p in self.partitions)}`")
         if NEITHER in states:
-            odd = ", ".join(p.value for p in self.partitions if p.state == NEITHER)
-            return (f"partition(s) {odd} hold neither the rows before nor the approved rows: something else wrote them. "
-                    f"apply and rollback both refuse them; find the writer, "
-                    f"then plan again")
+            odd = [p for p in self.partitions if p.state == NEITHER]
+            return (f"partition(s) {', '.join(p.value for p in odd)} hold neither the rows before nor the approved "
+                    f"rows: " + "; ".join(f"{p.value} {p.ledger['said']}" if p.ledger else p.value for p in odd)
+                    + f". apply and rollback both refuse them; find the writer, then plan again: "
+                      f"`dbt-backfill plan {self.packet.model} --partitions {','.join(p.value for p in odd)}`")
+        rolled_back = [p for p in self.partitions if p.own_last and p.own_last.get("event") == "restored"
+                       and p.state == AS_BEFORE]
+        if rolled_back and all(p.state == AS_BEFORE or p.unchanged_by_the_repair for p in self.partitions) and not any(
+                p.own_last and p.own_last.get("event") == "replaced" for p in self.partitions):
+            last = rolled_back[-1].own_last or {}
+            return (f"run {self.packet.run_id} was rolled back at {last.get('at')} by "
+                    f"{last.get('by') or 'an unrecorded user'}: every partition holds its rows from before the apply. "
+                    f"To repair them again, plan again: `dbt-backfill plan {self.packet.model} --partitions "
+                    f"{','.join(p.value for p in self.partitions)}`")
         replaced = any(p.state == AS_APPROVED and not p.unchanged_by_the_repair for p in self.partitions)
         if self.refused_as is not None:
             return (f"apply refuses this packet as it stands ({self.refused_as}): do what the refusal says" + (
@@ -90,7 +124,7 @@ def read_state(runner: DbtRunner, packet: Packet, path: Path) -> TargetState:
     """Fingerprint (and commit to) every partition the packet names, in an invocation of its own, and say which
     state each is in. Reads only."""
     invocation = runner.run_operation("fingerprint_partitions", {
-        **packet.scope_args(), "partitions": [p.value for p in packet.partitions], "commitment": True,
+        **packet.scope_args(), "partitions": [p.value for p in packet.partitions], "commitment": True, "ledger": True,
         "relations": [ref.to_dict() for p in packet.partitions for ref in (p.stage, p.backup)]})
     result = invocation.first("fingerprints")
     read = {str(item["value"]): item for item in result["partitions"]}
@@ -101,6 +135,7 @@ def read_state(runner: DbtRunner, packet: Packet, path: Path) -> TargetState:
 
     states = []
     for p in packet.partitions:
+        ledger, own_last = read[p.value].get("ledger"), read[p.value].get("own_last")
         now = Fingerprint.from_dict(read[p.value]["fingerprint"])
         commitment = read[p.value].get("commitment")
         if now == p.fingerprint and commitment == p.commitment:
@@ -109,7 +144,8 @@ def read_state(runner: DbtRunner, packet: Packet, path: Path) -> TargetState:
             state = AS_BEFORE
         else:
             state = NEITHER
-        states.append(PartitionState(p.value, state, now, not p.changed_by_the_repair))
+        states.append(PartitionState(p.value, state, now, not p.changed_by_the_repair, ledger, own_last,
+                                     packet.run_id))
     by_value = {p.value: p for p in packet.partitions}
     # apply checks every stage before it replaces anything, so any missing stage stops it; a rollback needs the
     # backups of the partitions the repair changed and that are as approved
@@ -117,6 +153,19 @@ def read_state(runner: DbtRunner, packet: Packet, path: Path) -> TargetState:
                        stages_gone=tuple(s.value for s in states if not exists(by_value[s.value].stage)),
                        backups_gone=tuple(s.value for s in states if s.state == AS_APPROVED and not s.unchanged_by_the_repair
                                           and not exists(by_value[s.value].backup)))
+
+
+def _written_by_another_run(p: PartitionState) -> str:
+    """A partition whose last recorded writer is another run, in words: that run, its approver, when, what this
+    packet's rollback does with it, and how to undo that run."""
+    ledger = p.ledger or {}
+    ours = ("this run replaced it before, so `rollback` of this packet refuses it"
+            if p.own_last and p.own_last.get("event") == "replaced" else
+            "this run was rolled back there before" if p.own_last else
+            "this run did not replace it, so `rollback` of this packet leaves it alone")
+    approver = ledger.get("approved_by") or "an unrecorded approver"
+    return (f"{p.value} holds what run {ledger.get('run_id')} (approved by {approver}) wrote at {ledger.get('at')} "
+            f"({ours}); `{ledger.get('rollback_command')}` undoes that run")
 
 
 def state_after(runner: DbtRunner, packet: Packet, path: Path) -> TargetState:

@@ -1,0 +1,81 @@
+{#
+  The partition ledger: what the audit trail says wrote each partition of the target, across every run. One read of
+  the audit table (no second store), oldest first:
+    writes    per partition value, each replacement (`replaced`) and each restore (`restored`) a dbt-backfill run
+              committed there, and each allowed full refresh (`full_refresh`, every partition): {at, run_id, event,
+              approved_by, by, fingerprint (after the write), reason, seq (its place in the trail)};
+    holders   per partition value, the runs whose rows it holds as the trail tells it, the last on top: a
+              replacement puts its run on top, a restore takes its run off, a full refresh clears it. A run that is
+              in `holders` but not on top was written over by the run on top;
+    runs      per run that planned, was approved or wrote here: {approved_by, approved_at, planned_at, packet (the
+              packet file the CLI's plan wrote, as it was named), pure_dbt}.
+  `values`: the partitions to read (none: every partition the trail names). What a partition holds now is the
+  caller's to read (a fingerprint): the ledger says who wrote it, the partition says whether it still holds that.
+#}
+{% macro _partition_ledger(target_relation, values=none) %}
+  {% set audit = dbt_backfill._audit_relation(target_relation) %}
+  {% set ledger = {'writes': {}, 'holders': {}, 'runs': {}} %}
+  {% for value in values or [] %}
+    {% do ledger.writes.update({value | string: []}) %}{% do ledger.holders.update({value | string: []}) %}
+  {% endfor %}
+  {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is none %}
+    {{ return(ledger) }}
+  {% endif %}
+  {% set rows = dbt_backfill._execute('select cast(recorded_at as ' ~ dbt.type_string() ~ ') as recorded_at, run_id, event, '
+      ~ 'partition_value, approved_by, fingerprint_after, outcome, detail from ' ~ audit ~ ' where target = '
+      ~ dbt_backfill._sql_literal(dbt_backfill._relation_name(target_relation))
+      ~ " and event in ('planned', 'packet_recorded', 'approved', 'partition_replaced', 'rolled_back', 'full_refresh')"
+      ~ ' order by recorded_at, run_id').rows %}
+  {% for row in rows %}
+    {% set run = ledger.runs.setdefault(row['run_id'], {'approved_by': none, 'approved_at': none, 'planned_at': none,
+                                                         'packet': none, 'pure_dbt': false}) %}
+    {% set event, value, at, seq = row['event'], row['partition_value'], (row['recorded_at'] | string)[:19], loop.index %}
+    {% if event in ('planned', 'packet_recorded') %}
+      {% do run.update({'planned_at': run.planned_at or at, 'pure_dbt': event == 'packet_recorded'}) %}
+      {# the CLI's plan records "<partitions> (<packet path>)" #}
+      {% set named = modules.re.search(' \\(([^()]+)\\)$', row['detail'] or '') if event == 'planned' else none %}
+      {% if named %}{% do run.update({'packet': named.group(1)}) %}{% endif %}
+    {% elif event == 'approved' and run.approved_at is none %}
+      {% do run.update({'approved_by': row['approved_by'],
+                        'approved_at': (row['detail'] or '').replace('approved at ', '', 1) or at}) %}
+    {% elif event == 'full_refresh' %}
+      {% for known in ledger.writes.keys() | list %}
+        {% do ledger.writes[known].append({'seq': seq, 'at': at, 'run_id': row['run_id'], 'event': 'full_refresh',
+            'approved_by': none, 'by': row['approved_by'], 'fingerprint': none, 'reason': row['detail']}) %}
+        {% do ledger.holders[known].clear() %}
+      {% endfor %}
+    {% elif value is not none and (values is none or value in ledger.writes)
+            and (event == 'partition_replaced' or (event == 'rolled_back' and row['outcome'] == 'restored')) %}
+      {% set writes = ledger.writes.setdefault(value, []) %}
+      {% set holders = ledger.holders.setdefault(value, []) %}
+      {% do writes.append({'seq': seq, 'at': at, 'run_id': row['run_id'], 'event': 'replaced' if event == 'partition_replaced' else 'restored',
+          'approved_by': row['approved_by'], 'by': (row['detail'] or '')[3:] if event == 'rolled_back' and (row['detail'] or '').startswith('by ') else none,
+          'fingerprint': fromjson(row['fingerprint_after']) if row['fingerprint_after'] else none, 'reason': none}) %}
+      {% if row['run_id'] in holders %}{% do holders.remove(row['run_id']) %}{% endif %}
+      {% if event == 'partition_replaced' %}{% do holders.append(row['run_id']) %}{% endif %}
+    {% endif %}
+  {% endfor %}
+  {% do dbt_backfill._commit() %}
+  {{ return(ledger) }}
+{% endmacro %}
+
+{# The command that rolls back `run_id`, as the ledger knows it: the pure-dbt operation for a run planned there, the
+   CLI's rollback of the packet its plan wrote otherwise. #}
+{% macro _rollback_command(ledger, run_id) %}
+  {% set run = ledger.runs.get(run_id) or {} %}
+  {% if run.get('pure_dbt') %}
+    {{ return('dbt run-operation dbt_backfill.rollback_backfill --args \'{run_id: ' ~ run_id ~ '}\'') }}
+  {% endif %}
+  {{ return('dbt-backfill rollback ' ~ (run.get('packet') or '<the packet of run ' ~ run_id ~ '>')) }}
+{% endmacro %}
+
+{# "run <id> (approved by <who>) replaced it at <time>" and the like: one write of the ledger, in words. #}
+{% macro _describe_write(write) %}
+  {% if write.event == 'full_refresh' %}
+    {{ return('a full refresh by ' ~ (write.by or 'an unrecorded user') ~ ' rebuilt it at ' ~ write.at
+              ~ (' ("' ~ write.reason ~ '")' if write.reason else '')) }}
+  {% endif %}
+  {{ return('run ' ~ write.run_id ~ ' (approved by ' ~ (write.approved_by or 'an unrecorded approver') ~ ') '
+            ~ ('replaced it at ' ~ write.at if write.event == 'replaced'
+               else 'rolled it back at ' ~ write.at ~ ' (by ' ~ (write.by or 'an unrecorded user') ~ ')')) }}
+{% endmacro %}
