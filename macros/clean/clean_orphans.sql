@@ -10,8 +10,9 @@
 
   Which of a run's relations no packet needs:
     - builds a and b: with run_id, all (asked by name). Otherwise (orphans) those of a run whose plan wrote no
-      packet (no `planned` / `packet_recorded` row), or whose approval deadline has passed (apply refuses it);
-      a run younger than `older_than_hours` is left (a plan may still be building it). When a run has more than one
+      packet (no `planned` / `packet_recorded` row), whose packet was judged BLOCK (for review only), or whose
+      approval deadline has passed (apply refuses it); a run younger than `older_than_hours` that wrote no packet
+      yet is left (a plan may still be building it). When a run has more than one
       `building_stages` row, any of them that says keep keeps the run's builds;
     - backups: a run never applied has no rollback to keep. One whose apply began (`approved`, recorded by the
       first apply before any partition, or `partition_replaced`) may still need its backups for a rollback, which
@@ -45,8 +46,10 @@
       {# a run's builds are kept when any of its rows says so (a row added later cannot make a live run's stages
          droppable): the reason is the first one found #}
       {% set keep_stages = [] %}
-      {% for building in run.building if run_id is none %}
-        {% if building.at > cutoff %}
+      {% for building in run.building if run_id is none and not run.blocked %}
+        {# a packet written means its plan has finished building; a packet judged BLOCK is for review only: no apply
+           can use its stages #}
+        {% if building.at > cutoff and not run.planned %}
           {% do keep_stages.append('a plan may still be building it (recorded ' ~ building.at ~ ', less than '
               ~ older_than_hours ~ ' h ago)') %}
         {% elif run.planned and not dbt_backfill._deadline_passed(building.expires_at) %}
@@ -132,19 +135,21 @@
 {% endmacro %}
 
 {# The runs of `model` the audit table records building stages for (one run with run_id): [{run_id, building:
-   [{stage_schema, partitions, expires_at, at}], planned, replaced}]. Read only; an absent table has none. #}
+   [{stage_schema, partitions, expires_at, at}], planned, blocked (its packet judged BLOCK), replaced}]. Read only;
+   an absent table has none. #}
 {% macro _runs_recorded(audit, model_name, run_id) %}
   {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is none %}
     {{ return([]) }}
   {% endif %}
-  {% set rows = dbt_backfill._execute('select run_id, event, detail from ' ~ audit ~ ' where model = '
+  {% set rows = dbt_backfill._execute('select run_id, event, outcome, detail from ' ~ audit ~ ' where model = '
       ~ dbt_backfill._sql_literal(model_name) ~ " and event in ('building_stages', 'planned', 'packet_recorded', "
       ~ "'partition_replaced', 'approved')" ~ (' and run_id = ' ~ dbt_backfill._sql_literal(run_id) if run_id is not none else '')
       ~ ' order by recorded_at').rows %}
   {% do dbt_backfill._commit() %}
   {% set runs = {} %}
   {% for row in rows if modules.re.fullmatch('[a-z0-9_]{1,40}', row['run_id'] or '') %}
-    {% set run = runs.setdefault(row['run_id'], {'run_id': row['run_id'], 'building': [], 'planned': false, 'replaced': false}) %}
+    {% set run = runs.setdefault(row['run_id'], {'run_id': row['run_id'], 'building': [], 'planned': false, 'replaced': false,
+                                                  'blocked': false}) %}
     {% if row['event'] == 'building_stages' %}
       {% set detail = fromjson(row['detail'] or '{}') %}
       {% if detail.get('stage_schema') is string and (detail.get('partitions') | int) > 0 %}
@@ -157,7 +162,8 @@
     {% elif row['event'] in ('partition_replaced', 'approved') %}
       {% do run.update({'replaced': true}) %}
     {% else %}
-      {% do run.update({'planned': true}) %}
+      {# the plan's verdict: a BLOCK packet is for review only, never applied #}
+      {% do run.update({'planned': true, 'blocked': row['outcome'] == 'BLOCK'}) %}
     {% endif %}
   {% endfor %}
   {{ return(runs.values() | list) }}

@@ -26,10 +26,21 @@
      overwrite of the partition deletes the directory its backup names) — the last two are kept, and said apart #}
   {% set rollback_possible = [] %}
   {% set kept_unsure = [] %}
+  {% set after_later, later_commands = [], [] %}
+  {# the partitions' history: a run rolled back already needs no backup; one a later run wrote over can be rolled
+     back only after that run is #}
+  {% set ledger = dbt_backfill._partition_ledger(target_relation, partitions | map(attribute='value') | list) %}
   {% for partition in partitions %}
     {% set backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
                                          identifier=partition.backup.identifier) %}
-    {% if backup is not none %}
+    {% set holders = ledger.holders[partition.value] %}
+    {% set own = ledger.writes[partition.value] | selectattr('run_id', 'equalto', run_id) | list %}
+    {% if backup is not none and own and run_id not in holders %}
+      {# this run's replacement there was rolled back: nothing of it is left to undo, its backup is spare #}
+    {% elif backup is not none and run_id in holders and holders[-1] != run_id %}
+      {% do after_later.append(partition.value ~ ' (run ' ~ holders[-1] ~ ' wrote it after this run)') %}
+      {% do later_commands.append('`' ~ dbt_backfill._rollback_command(ledger, holders[-1]) ~ '`') %}
+    {% elif backup is not none %}
       {# a backup that cannot be read safely (a view, writable by others, code on read) is not read: kept #}
       {% set unsafe = dbt_backfill._unsafe_to_read(backup, target_relation) %}
       {% set in_backup = dbt_backfill._fingerprint_in_scope(backup, scope) if not unsafe else none %}
@@ -45,13 +56,21 @@
       {% endif %}
     {% endif %}
   {% endfor %}
-  {% if (rollback_possible or kept_unsure) and not drop_backups %}
-    {% do dbt_backfill._refuse('rollback_possible',
-        ((('partition(s) ' ~ rollback_possible | join(', ') ~ ' can still be rolled back from their backups') if rollback_possible else '')
-         ~ ('; ' if rollback_possible and kept_unsure else '')
-         ~ (('the backups of ' ~ kept_unsure | join('; ') ~ ' are kept unread or unlike the rows from before') if kept_unsure else ''))
-        ~ ': nothing was dropped. Pass --drop-backups to drop them anyway (the rollback is then gone). The target is unchanged.',
-        {'partitions': rollback_possible, 'kept': kept_unsure}) %}
+  {% if (rollback_possible or after_later or kept_unsure) and not drop_backups %}
+    {% set said = [] %}
+    {% if rollback_possible %}
+      {% do said.append('partition(s) ' ~ rollback_possible | join(', ') ~ ' can still be rolled back from their backups') %}
+    {% endif %}
+    {% if after_later %}
+      {% do said.append('partition(s) ' ~ after_later | join(', ') ~ ' can be rolled back from their backups only after '
+          ~ later_commands | unique | join(' and ') ~ ' has run') %}
+    {% endif %}
+    {% if kept_unsure %}
+      {% do said.append('the backups of ' ~ kept_unsure | join('; ') ~ ' are kept unread or unlike the rows from before') %}
+    {% endif %}
+    {% do dbt_backfill._refuse('rollback_possible', said | join('; ')
+        ~ ': nothing was dropped. Pass --drop-backups to drop them anyway (that rollback is then gone). The target is unchanged.',
+        {'partitions': rollback_possible, 'after_later_runs': after_later, 'kept': kept_unsure}) %}
   {% endif %}
   {% if list_only %}
     {% set listed = [] %}

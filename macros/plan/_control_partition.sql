@@ -1,7 +1,8 @@
 {#
   A known-good partition outside the backfill, for apply to fingerprint before the first replacement and after
-  every batch: it must not change. The nearest older partition the target holds (history nobody else should
-  be writing), else the nearest newer one; none when the target holds no other partition.
+  every batch: it must not change. A closed partition: the nearest older partition the target holds (history
+  nobody else should be writing), else the nearest newer one that is not the table's newest (the partition the
+  live job is still writing: its scheduled run changing it is no intruder); none when there is no such partition.
 #}
 {% macro _control_partition(target_relation, scope, values) %}
   {% set column = adapter.quote(scope.partition_column.name) %}
@@ -13,7 +14,8 @@
   {% set query %}
     select cast(coalesce(
         (select max({{ column }}) from {{ target_relation }} where {{ column }} < {{ bounds[0] }}),
-        (select min({{ column }}) from {{ target_relation }} where {{ column }} > {{ bounds[1] }})
+        (select min({{ column }}) from {{ target_relation }} where {{ column }} > {{ bounds[1] }}
+           and {{ column }} < (select max({{ column }}) from {{ target_relation }}))
       ) as {{ dbt.type_string() }}) as control_value
   {% endset %}
   {% set value = dbt_backfill._execute(query).rows[0]['control_value'] %}

@@ -224,6 +224,7 @@
     {% do source_names.append(dbt_backfill._relation_name(dbt_backfill._relation(source))) %}
     {# what apply reads again: the same relations, windowed inputs within the same windows #}
     {% set ref = dbt_backfill._relation_ref(dbt_backfill._relation(source)) %}
+    {% if source.get('content') %}{% do ref.update({'content': true}) %}{% endif %}
     {% if source.get('windows') %}
       {% do ref.update({'event_time': source.event_time, 'event_time_type': source.event_time_type, 'windows': source.windows}) %}
     {% endif %}

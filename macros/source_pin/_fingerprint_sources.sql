@@ -17,7 +17,8 @@
     {% set declared = [] %}
     {% for column in dbt_backfill._relation_columns(relation) %}{% do declared.append(column.name ~ ' ' ~ column.data_type) %}{% endfor %}
     {% set where = dbt_backfill._window_predicate(source.event_time, source.windows, source.get('event_time_type')) if source.get('windows') else none %}
-    {% set state = dbt_backfill._merged(dbt_backfill.source_state(relation, dbt_backfill._columns(relation, columns, 'source column'), where),
+    {% set state = dbt_backfill._merged(dbt_backfill.source_state(relation, dbt_backfill._columns(relation, columns, 'source column'), where,
+                                                                  source.get('content', false)),
                                         {'columns': declared | join(', ')}) %}
     {% do read.update({dbt_backfill._relation_name(relation): state}) %}
   {% endfor %}

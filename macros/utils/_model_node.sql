@@ -28,6 +28,9 @@
           {% set ref = {'database': upstream.database, 'schema': upstream.schema,
                         'identifier': upstream.identifier if upstream.resource_type == 'source' else (upstream.alias or upstream.name),
                         'relation_name': upstream.relation_name, 'event_time': (upstream.config or {}).get('event_time')} %}
+          {# a relation dbt itself writes (a model, snapshot or seed) is pinned by its content: a scheduled run
+             that rewrites the same rows leaves what the builds read as it was (source_state) #}
+          {% if upstream.resource_type != 'source' %}{% do ref.update({'content': true}) %}{% endif %}
           {% do found.update({dbt_backfill._relation_name(dbt_backfill._relation(ref)): ref}) %}
         {% endif %}
       {% endif %}

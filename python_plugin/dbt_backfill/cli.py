@@ -430,7 +430,7 @@ def verify(runner: DbtRunner, packet: Path, as_json: bool) -> None:
         return
     click.echo(f"Verified {result.packet.target}: every partition equals its approved fingerprint.")
     if result.backups_dropped:
-        click.echo(f"Its backups were dropped by `dbt-backfill clean --drop-backups` at {result.backups_dropped['at']} "
+        click.echo(f"Its backups were dropped by {result.backups_dropped['how']} at {result.backups_dropped['at']} "
                    f"(by {result.backups_dropped['by']}), as the audit trail records it: this run can no longer be "
                    f"rolled back.")
     click.echo(_table(["partition", "rows", "totals", "sha256"],

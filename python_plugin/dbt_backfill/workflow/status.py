@@ -18,7 +18,7 @@ AS_APPROVED, AS_BEFORE, NEITHER = "as approved", "as before", "neither"
 # refusals of apply that hold for the packet as it stands: running it again is refused again
 REFUSES_THE_PACKET = frozenset({"source_drift", "approval_expired", "packet_outdated", "packet_not_planned",
                                 "approval_conflict", "stage_missing", "stage_changed", "packet_relations",
-                                "packet_target_not_the_model"})
+                                "packet_target_not_the_model", "control_changed", "target_changed", "superseded"})
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ class PartitionCheck:
     value: str
     approved: Fingerprint
     actual: Fingerprint
+    ledger: Mapping[str, Any] | None = None  # its last recorded writer (partition_ledger._ledger_entry)
 
     @property
     def ok(self) -> bool:
@@ -35,12 +36,15 @@ class VerifyResult:
     backups_dropped: Mapping[str, Any] | None = None  # {at, by}: clean dropped the backups, no rollback is left
 
 
-def fingerprint_target(runner: DbtRunner, packet: Packet) -> dict[str, Fingerprint]:
+def fingerprint_target(runner: DbtRunner, packet: Packet) -> dict[str, tuple[Fingerprint, Mapping[str, Any] | None]]:
+    """Each partition's fingerprint now and its ledger entry (who wrote it last), recorded as verified or
+    verify_mismatch."""
     invocation = runner.run_operation("fingerprint_partitions", {
-        **packet.scope_args(), "partitions": [p.value for p in packet.partitions],
+        **packet.scope_args(), "partitions": [p.value for p in packet.partitions], "ledger": True,
         "expected": [p.fingerprint.to_dict() for p in packet.partitions]})
     result = invocation.first("fingerprints")
-    return {str(item["value"]): Fingerprint.from_dict(item["fingerprint"]) for item in result["partitions"]}
+    return {str(item["value"]): (Fingerprint.from_dict(item["fingerprint"]), item.get("ledger"))
+            for item in result["partitions"]}
 
 
 def verify(runner: DbtRunner, path: Path) -> VerifyResult:
@@ -58,11 +62,12 @@ def _verify(runner: DbtRunner, path: Path) -> VerifyResult:
         return rolled_back
     backups_dropped = backups_dropped_by_clean(packet, events)
     actual = fingerprint_target(runner, packet)
-    checks = tuple(PartitionCheck(p.value, p.fingerprint, actual[p.value]) for p in packet.partitions)
+    checks = tuple(PartitionCheck(p.value, p.fingerprint, *actual[p.value]) for p in packet.partitions)
     failed = [c for c in checks if not c.ok]
     if failed:
-        described = "; ".join(f"{c.value}: approved {c.approved.describe()}, now {c.actual.describe()}" for c in failed)
-        gone = (f" Its backups were dropped by `dbt-backfill clean --drop-backups` at {backups_dropped['at']} (by "
+        described = "; ".join(f"{c.value}: approved {c.approved.describe()}, now {c.actual.describe()}"
+                              + (f" ({c.ledger['said']})" if c.ledger else "") for c in failed)
+        gone = (f" Its backups were dropped by {backups_dropped['how']} at {backups_dropped['at']} (by "
                 f"{backups_dropped['by']}), as the audit trail records it: rollback cannot restore the rows before."
                 if backups_dropped else "")
         raise BackfillRefused("verify_mismatch", f"partition(s) {', '.join(c.value for c in failed)} no longer equal "
@@ -82,7 +87,12 @@ def backups_dropped_by_clean(packet: Packet, events: list[Mapping[str, Any]]) ->
         dropped = (json.loads(detail) if detail.startswith("{") else {"dropped": detail.split(", ")})
         # named database.schema.identifier where the engine has databases; the packet may leave the database out
         if any(name == backup or name.endswith("." + backup) for name in dropped.get("dropped", []) for backup in backups):
-            return {"at": str(event["recorded_at"])[:19], "by": dropped.get("by") or "an unrecorded user"}
+            # how, from the row's own outcome: the command that dropped them (as rollback names it)
+            outcome = event.get("outcome") or ""
+            how = ("`dbt-backfill clean --drop-backups`" if "--drop-backups" in outcome else
+                   "`dbt-backfill clean --orphans`" if "--orphans" in outcome else
+                   "`dbt-backfill clean --run`" if "--run" in outcome else "a clean of this run")
+            return {"at": str(event["recorded_at"])[:19], "by": dropped.get("by") or "an unrecorded user", "how": how}
     return None
 
 
