@@ -155,7 +155,7 @@ class Bench:
         packet = self.dir / "backfills" / f"{uuid.uuid4().hex[:8]}.yml"
         self.command("dbt-backfill", "plan", "events_fact", "--partitions", ",".join(days), "--vars", variables,
                      "--out", str(packet))
-        self.run(["dbt-backfill", "approve", str(packet), "--by", "bench"])
+        self.run(["dbt-backfill", "approve", str(packet), "--by", "bench", "--despite", "measured by the bench"])
         started = time.perf_counter()
         self.command("dbt-backfill", "apply", str(packet), "--vars", variables)
         return time.perf_counter() - started
@@ -185,7 +185,7 @@ class Bench:
         # database timed them: the create, the reads of it and its drop)
         seconds["plan_proof_whole_build_s"] = query_seconds(plan_log, "__p0_whole", required=False)
         started = time.perf_counter()
-        self.run(["dbt-backfill", "approve", str(packet), "--by", "bench"])
+        self.run(["dbt-backfill", "approve", str(packet), "--by", "bench", "--despite", "measured by the bench"])
         seconds["approve_s"] = time.perf_counter() - started
         started = time.perf_counter()
         self.command("dbt-backfill", "apply", str(packet), "--vars", variables)

@@ -44,6 +44,8 @@ class Command:
 
 def _base_env() -> dict[str, str]:
     env = dict(os.environ)
+    # a pure-dbt operation's results on stdout too (Command.result reads them there); a person sees human lines
+    env["DBT_BACKFILL_DEBUG"] = "1"
     env["DBT_SEND_ANONYMOUS_USAGE_STATS"] = "false"
     env.pop("DBT_PROFILES_DIR", None)
     return env
@@ -218,7 +220,10 @@ class TripsProject:
         return self.backfill("plan", model, "--partitions", ",".join(partitions), *args)
 
     def approve(self, packet: Path, by: str = "Dana Owner") -> Command:
-        return self.backfill("approve", str(packet), "--by", by, dbt_options=False)
+        # a packet reviewed RESTRUCTURE FIRST (every Spark plan: no lock) is approved only with a reason
+        verdict = ((yaml.safe_load(Path(packet).read_text()) or {}).get("review") or {}).get("verdict")
+        despite = ["--despite", "the test knows why"] if verdict == "RESTRUCTURE FIRST" else []
+        return self.backfill("approve", str(packet), "--by", by, *despite, dbt_options=False)
 
     def env_in_timezone(self, timezone: str) -> dict[str, str]:
         return {**self.env, **self.backend.env(timezone)}

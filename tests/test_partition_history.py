@@ -60,13 +60,16 @@ def test_a_rollback_of_an_older_run_never_undoes_a_later_repair_of_the_same_part
             "run") in status.stdout
     assert "The other partition(s): 2026-03-03 as approved (the repair changes nothing there)." in status.stdout
     ok(trips.backfill("verify", str(path_b)))
+    # clean: the newer run's backups are still needed; the older run, rolled back already, needs none
+    kept = trips.backfill("clean", str(path_b))
+    refused(kept, "partition(s) 2026-03-01, 2026-03-02 can still be rolled back from their backups: nothing was dropped.")
+    ok(trips.backfill("clean", str(path_a)))
+    assert not [t for t in trips.tables_in("analytics_backfill") if a["run_id"] in t]
+    assert snapshot(trips) == repaired
 
     # the newer run rolls back; then the older one has nothing left to undo, and says so
     ok(trips.backfill("rollback", str(path_b), "--by", "Sam Ops"))
     assert snapshot(trips) == stale
-    again = ok(trips.backfill("rollback", str(path_a)))
-    assert "restored nothing, each equal to its fingerprint before the apply; already as before: 2026-03-01, " \
-           "2026-03-02, 2026-03-03." in again.stdout
     assert snapshot(trips) == stale
     status = ok(trips.backfill("status", str(path_a)))
     assert f"Next: run {a['run_id']} was rolled back at " in status.stdout
@@ -94,8 +97,13 @@ def test_a_rollback_restores_only_what_its_run_wrote_and_partitions_names_each_w
     stale = {day: fares(trips, day) for day in ("2026-03-01", "2026-03-02")}
     path_a, a = plan_and_approve(trips, "a", ["2026-03-01"], by="Dana Owner")
     path_b, b = plan_and_approve(trips, "b", ["2026-03-01", "2026-03-02"])
+    # the second plan's review names the first, open over the same partition
+    review = yaml.safe_load(path_b.read_text())["review"]["checks"][2]["finding"]
+    assert (f"Other runs over these partitions: run {a['run_id']} (planned ") in review
+    assert ", 2026-03-01): approved by Dana Owner, not applied: open." in review
     ok(trips.backfill("apply", str(path_a)))
-    ok(trips.backfill("apply", str(path_b)))  # 2026-03-01 already holds these rows: skipped
+    applied = ok(trips.backfill("apply", str(path_b)))  # 2026-03-01 already holds these rows: skipped
+    assert (f"  2026-03-01: the same rows as run {a['run_id']} (approved by Dana Owner) replaced it at ") in applied.stdout
     repaired = {day: fares(trips, day) for day in stale}
     assert repaired != stale
 
@@ -167,3 +175,198 @@ def test_a_cascade_over_a_downstream_model_it_cannot_map_exits_non_zero_naming_e
     assert trips.query("select sum(fare) from analytics.fct_trips where trip_date between '2026-03-01' and "
                        "'2026-03-03'") == [(Decimal("349.00"),)]
     assert {name: trips.rows(f"analytics.{name}") for name in downstream} == downstream
+
+
+# -- five runs and the live job over overlapping partitions -------------------------------------------------------
+
+def event(project, event_id, trip_id, day, fare, status="corrected", at="2026-04-01 10:00:00+00"):
+    """A late event lands in the source."""
+    project.query(f"insert into raw.trip_events (event_id, trip_id, trip_date, fare, status, updated_at) values "
+                  f"({event_id}, {trip_id}, '{day}', {fare}, '{status}', cast('{at}' as timestamp with time zone))")
+
+
+def audit_last_writes(project):
+    """Each partition's last write, read from the audit table with the test's own SQL: (run, event, sha256)."""
+    rows = project.query("select partition_value, run_id, event, fingerprint_after from analytics_backfill.dbt_backfill_audit "
+                         "where target like '%fct_trips' and (event = 'partition_replaced' or (event = 'rolled_back' "
+                         "and outcome = 'restored')) order by recorded_at")
+    import json
+    return {value: (run, "replaced" if kind == "partition_replaced" else "restored", json.loads(after)["sha256"])
+            for value, run, kind, after in rows}
+
+
+def ledger_agrees(project, also=()):
+    """`partitions` against the database and the audit trail: each partition's last writer and event as the trail
+    records them, its rows as the table holds them, and `holds it` exactly when its rows are what that write left."""
+    said = ok(project.backfill("partitions", "fct_trips", "--json")).json()["partitions"]
+    trail = audit_last_writes(project)
+    assert [e["value"] for e in said] == sorted(trail)
+    for entry in said:
+        run, kind, sha256 = trail[entry["value"]]
+        rows = project.query(f"select count(*) from analytics.fct_trips where trip_date = '{entry['value']}'")[0][0]
+        assert (entry["run_id"], entry["event"], entry["rows"]) == (run, kind, rows), entry
+        assert entry["holds_writer"] == (entry["sha256"] == sha256), entry
+    for value in also:
+        named = ok(project.backfill("partitions", "fct_trips", "--partitions", value, "--json")).json()["partitions"]
+        assert named[0]["writer"] == "unrecorded" and named[0]["run_id"] is None
+    return {e["value"]: e for e in said}
+
+
+def test_five_runs_and_the_live_job_over_overlapping_partitions_and_what_each_command_says_after_every_step(trips):
+    # run A repairs the three days
+    path_a, a = approved(trips)
+    ok(trips.backfill("apply", str(path_a)))
+    ledger = ledger_agrees(trips)
+    assert set(ledger) == {"2026-03-01", "2026-03-02"}  # 2026-03-03: the repair changes nothing there
+    assert "Next: every partition is as approved" in ok(trips.backfill("status", str(path_a))).stdout
+
+    # the live job moves forward: a new day, published by its own run
+    event(trips, 30, 1030, "2026-03-05", 31.00, "completed", "2026-03-05 08:00:00+00")
+    ok(trips.dbt("run", "--select", "fct_trips"))
+    ledger_agrees(trips, also=["2026-03-05"])
+    ok(trips.backfill("verify", str(path_a)))
+
+    # a later correction of 2026-03-02: run B repairs that day over A's rows
+    event(trips, 31, 1006, "2026-03-02", 5.00)
+    path_b, b = plan_and_approve(trips, "b", ["2026-03-02"])
+    ok(trips.backfill("apply", str(path_b)))
+    ledger = ledger_agrees(trips)
+    assert ledger["2026-03-02"]["run_id"] == b["run_id"] and ledger["2026-03-01"]["run_id"] == a["run_id"]
+    status = ok(trips.backfill("status", str(path_a))).stdout
+    assert (f"2026-03-02 holds what run {b['run_id']} (approved by Lee Owner) wrote at ") in status
+    assert "(this run replaced it before, so `rollback` of this packet refuses it)" in status
+    verify = trips.backfill("verify", str(path_a))
+    refused(verify, "partition(s) 2026-03-02 no longer equal the approved fingerprints")
+    assert f"(as last written: run {b['run_id']} (approved by Lee Owner) replaced it at " in verify.stderr
+
+    # A cannot be rolled back over B; B can, and then A can
+    before = snapshot(trips)
+    refused(trips.backfill("rollback", str(path_a)), f"partition 2026-03-02 was written after run {a['run_id']}: run "
+                                                    f"{b['run_id']} (approved by Lee Owner) replaced it at ")
+    assert snapshot(trips) == before
+    ok(trips.backfill("rollback", str(path_b), "--by", "Sam Ops"))
+    ledger = ledger_agrees(trips)
+    assert ledger["2026-03-02"]["said"].startswith(f"as last written: run {b['run_id']} (approved by Lee Owner) rolled "
+                                                   f"it back at ")
+    assert ledger["2026-03-02"]["said"].endswith("(by Sam Ops)")
+    ok(trips.backfill("verify", str(path_a)))
+    ok(trips.backfill("rollback", str(path_a), "--by", "Sam Ops"))
+    ledger_agrees(trips)
+    assert "Next: run " in ok(trips.backfill("status", str(path_a))).stdout
+
+    # run C, on the pure-dbt path (a dbt Cloud job), over all three days: its review names A and B
+    plan_c = ok(trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
+                          "{model: fct_trips, partitions: 2026-03-01..2026-03-03}"))
+    c = plan_c.result("plan_backfill")
+    assert f"run {a['run_id']} (planned " in plan_c.stdout and "rolled back at " in plan_c.stdout
+    ok(trips.dbt("run-operation", "dbt_backfill.apply_backfill", "--args",
+                 f"{{run_id: {c['run_id']}, approved_sha256: {c['packet_sha256']}, approved_by: Kim Owner}}"))
+    ledger = ledger_agrees(trips)
+    assert {ledger[d]["run_id"] for d in ("2026-03-01", "2026-03-02")} == {c["run_id"]}
+    assert ledger["2026-03-02"]["approved_by"] == "Kim Owner"
+
+    # E is approved, then D (later) over an overlapping day; D is applied and rolled back: E's older approval no
+    # longer writes 2026-03-01
+    event(trips, 32, 1001, "2026-03-01", 26.00)
+    path_e, e = plan_and_approve(trips, "e", ["2026-03-01"], by="Dana Owner")
+    path_d, d = plan_and_approve(trips, "d", ["2026-03-01", "2026-03-02"])
+    ok(trips.backfill("apply", str(path_d)))
+    ok(trips.backfill("rollback", str(path_d), "--by", "Sam Ops"))
+    before = snapshot(trips)
+    refused(trips.backfill("apply", str(path_e)), f"partition 2026-03-01 was replaced by run {d['run_id']} at ")
+    assert snapshot(trips) == before
+    ledger_agrees(trips)
+    history = ok(trips.backfill("history", "fct_trips", "--json")).json()["events"]
+    rollbacks = [h for h in history if h["event"] == "rolled_back"]
+    assert rollbacks and {h["who"] for h in rollbacks} == {"Sam Ops"}
+    assert {h["run_id"] for h in rollbacks} == {a["run_id"], b["run_id"], d["run_id"]}
+
+
+# -- the live job is not an intruder ------------------------------------------------------------------------------
+
+def test_the_control_partition_is_a_closed_one_so_the_live_job_s_run_never_blocks_an_apply(trips):
+    # every day but the newest, which the live job is still writing: no closed partition lies outside the scope
+    path, packet = plan_and_approve(trips, "all_but_newest", ["2026-02-28", "2026-03-01", "2026-03-02", "2026-03-03"])
+    assert packet["control"] is None
+    trips.query("update analytics.fct_trips set fare = fare + 1 where trip_date = '2026-03-04'")  # the live job
+
+    applied = ok(trips.backfill("apply", str(path)))
+
+    assert "Applied " in applied.stdout
+    assert trips.query("select sum(fare) from analytics.fct_trips where trip_date between '2026-03-01' and "
+                       "'2026-03-03'") == [(Decimal("349.00"),)]
+
+
+@pytest.mark.parametrize("trips", ["postgres"], indirect=True)  # DuckDB pins every input by its content already
+def test_a_scheduled_run_that_rewrites_the_same_rows_of_a_model_upstream_voids_no_approval(trips):
+    trips.query("update analytics.daily_fares set fares = 0 where trip_date = '2026-03-04'")  # a stale day downstream
+    out = "backfills/daily.yml"
+    ok(trips.backfill("plan", "daily_fares", "--partitions", "2026-03-04", "--out", out))
+    ok(trips.approve(trips.dir / out))
+    # the live job rewrites fct_trips' rows as they were: new row versions, the same content
+    trips.query("update analytics.fct_trips set fare = fare")
+
+    applied = ok(trips.backfill("apply", out))
+
+    assert "Applied " in applied.stdout
+    assert trips.query("select fares from analytics.daily_fares where trip_date = '2026-03-04'")[0][0] != 0
+    # a real change of the model upstream still voids it
+    trips.query("update analytics.daily_fares set fares = 0 where trip_date = '2026-03-04'")
+    ok(trips.backfill("plan", "daily_fares", "--partitions", "2026-03-04", "--out", "backfills/daily2.yml"))
+    ok(trips.approve(trips.dir / "backfills/daily2.yml"))
+    trips.query("update analytics.fct_trips set fare = fare + 1 where trip_date = '2026-03-04'")
+    refused(trips.backfill("apply", "backfills/daily2.yml"), "the source changed since the plan (")
+
+
+# -- input a person gets wrong, and the review ---------------------------------------------------------------------
+
+def test_a_range_leaves_out_values_no_side_holds_and_the_review_flags_a_protected_model_without_its_guard(trips):
+    project_yml = trips.dir / "dbt_project.yml"
+    project_yml.write_text(project_yml.read_text().replace('      - "{{ dbt_backfill.full_refresh_guard() }}"\n', ""))
+    planned = ok(trips.plan("fct_trips", ["2026-02-20..2026-03-01"], "--out", "backfills/range.yml"))
+
+    assert ("Left out of the range(s): 8 value(s) with no rows in the target or in the model's output, found before "
+            "anything was built: 2026-02-20, 2026-02-21, 2026-02-22, 2026-02-23, 2026-02-24, 2026-02-25, 2026-02-26, "
+            "2026-02-27") in planned.stdout
+    packet = yaml.safe_load((trips.dir / "backfills/range.yml").read_text())
+    assert [p["value"] for p in packet["partitions"]] == ["2026-02-28", "2026-03-01"]
+    assert "- **Left out of the range(s):** 8 value(s)" in (trips.dir / "backfills/range.md").read_text()
+    check = packet["review"]["checks"][2]
+    assert check["severity"] == "warn" and packet["review"]["verdict"] == "RESTRUCTURE FIRST"
+    assert check["finding"].startswith("meta.backfill.protected is true, but the model has no "
+                                       "dbt_backfill.full_refresh_guard() pre-hook")
+    assert "Added keys (sample):" not in planned.stdout  # the seed's repair changes rows, adds none
+    refused(trips.backfill("approve", "backfills/range.yml", "--by", "Dana Owner", dbt_options=False),
+            "the plan's review judged this packet RESTRUCTURE FIRST (No collision with the scheduled run: "
+            "meta.backfill.protected is true")
+    # a value named alone that no side holds is still refused, after its builds
+    alone = trips.plan("fct_trips", ["2026-02-20"])
+    assert alone.returncode == 1 and "2026-02-20 hold no rows in the target and none in the model" in alone.stderr
+    # a model nobody has: the closest names
+    unknown = trips.plan("fct_trip", ["2026-03-01"])
+    assert unknown.returncode == 1 and "no model named fct_trip in the dbt project at " in unknown.stderr
+    assert "Did you mean fct_trips" in unknown.stderr
+
+
+def test_on_the_pure_dbt_path_a_blocked_plan_fails_the_job_and_a_person_reads_lines_not_json(trips):
+    trips.query("delete from raw.trip_events where trip_date = '2026-02-28'")
+    quiet = {**trips.env, "DBT_BACKFILL_DEBUG": ""}
+
+    blocked = trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
+                        "{model: fct_trips, partitions: [2026-02-28]}", env=quiet)
+
+    assert blocked.returncode == 1, blocked.output
+    assert ("dbt_backfill refused (review_blocked): the review judged the plan BLOCK (Bounded, verifiable, reversible: "
+            "reconciliation gate failed: row_count_change_pct on 2026-02-28 (100.00 %, expected <= 50 %)). The packet is "
+            "recorded for review only (run ") in blocked.stdout, blocked.stdout
+    assert "apply_backfill refuses it. Fix the cause and plan again. The target is unchanged." in blocked.stdout
+    assert "<<dbt_backfill:" not in blocked.stdout
+    assert "dbt_backfill: checking partition value 2026-02-28" in blocked.stdout  # one line per step
+    planned = ok(trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
+                           "{model: fct_trips, partitions: [2026-03-01]}", env=quiet))
+    assert "Packet recorded in " in planned.stdout and "approved_by: <name>}'" in planned.stdout
+    history = ok(trips.dbt("run-operation", "dbt_backfill.backfill_history", "--args", "{model: fct_trips}", env=quiet))
+    assert "<<dbt_backfill:" not in history.stdout
+    header = next(line for line in history.stdout.splitlines() if "recorded at" in line)
+    assert header.split("recorded at", 1)[1].split() == ["run", "model", "event", "partition", "approved", "by", "by",
+                                                        "outcome"]

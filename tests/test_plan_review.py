@@ -692,7 +692,7 @@ def test_the_pure_dbt_path_as_typed_on_a_model_reading_an_ephemeral_model(trips)
     kept = trips.dbt("run-operation", "dbt_backfill.clean_backfill", "--args", f"{{run_id: {run_id}}}")
     assert kept.returncode == 1, kept.output
     assert ("partition(s) 2026-03-01, 2026-03-02 can still be rolled back from their backups: nothing was dropped. "
-            "Pass --drop-backups to drop them anyway") in kept.output, kept.output
+            "Pass --drop-backups (pure dbt: drop_backups: true) to drop them anyway") in kept.output, kept.output
     assert trips.tables_in(stage_schema) == relations and trips.query(f"select sum(fare) from {table} where trip_date "
                                                                      f"in {in_list(DAYS)}") == [(Decimal("349.00"),)]
     rolled_back = trips.dbt("run-operation", "dbt_backfill.rollback_backfill", "--args", f"{{run_id: {run_id}}}")

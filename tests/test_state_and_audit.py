@@ -554,7 +554,8 @@ def test_an_approval_is_refused_once_the_source_moved_or_its_deadline_passed(tri
     refused(drifted, "the source changed since the plan (")
     assert re.search(r"raw\.trip_events: 19 rows, state \S+ at the plan, 20 rows, state \S+ now\): the approved rows "
                      r"may no longer be what a build gives\. Plan again \(or, knowing why, apply with "
-                     r"--allow-source-drift \"<reason>\"\)\. The target is unchanged\.", drifted.stderr), drifted.stderr
+                     r"--allow-source-drift \"<reason>\"; pure dbt: apply_backfill with allow_source_drift: "
+                     r"\"<reason>\"\)\. The target is unchanged\.", drifted.stderr), drifted.stderr
     assert drifted.stderr.rstrip().endswith(
         "Next: apply refuses this packet as it stands (source_drift): do what the refusal says; nothing is replaced.")
     assert snapshot(trips) == before

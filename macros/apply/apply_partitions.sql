@@ -82,7 +82,8 @@
   {% endfor %}
   {% if not recorded %}
     {% do dbt_backfill.record_audit_event(target_relation, 'approved', run_id, dbt_backfill._merged(audit_fields,
-        {'detail': 'approved at ' ~ approval.get('approved_at')})) %}
+        {'detail': 'approved at ' ~ approval.get('approved_at'),
+         'outcome': ('despite its review: ' ~ approval.despite) if approval.get('despite') else none})) %}
   {% endif %}
   {% do dbt_backfill._commit() %}
 
@@ -99,7 +100,12 @@
       {% do dbt_backfill.record_audit_event(target_relation, 'partition_skipped', run_id, dbt_backfill._merged(audit_fields,
           {'partition_value': partition.value, 'fingerprint_after': current, 'outcome': 'already equal to the approval'})) %}
       {% do dbt_backfill._commit() %}
-      {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current}) %}
+      {# who put these rows there, when it was not this run: another run that wrote the same rows #}
+      {% set writes = ledger.writes[partition.value] %}
+      {% set by_other = writes[-1] if writes and writes[-1].run_id != run_id and writes[-1].event == 'replaced'
+          and writes[-1].fingerprint and dbt_backfill._same_fingerprint(current, writes[-1].fingerprint) else none %}
+      {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current,
+          'note': ('the same rows as ' ~ dbt_backfill._describe_write(by_other)) if by_other else none}) %}
       {% do skipped.append(partition.value) %}
     {% else %}
       {% if not dbt_backfill._same_fingerprint(current, partition.target_before) %}
@@ -220,8 +226,8 @@
             ~ (other.get('approved_by') or write.approved_by or 'an unrecorded approver') ~ ' at ' ~ other.get('approved_at')
             ~ ', after this run\'s approval (by ' ~ approval.get('approved_by') ~ ' at ' ~ own_order[0] ~ '): the later '
             ~ 'approval supersedes this one there' ~ (', and that run was rolled back since' if write.run_id not in ledger.holders[partition.value] else '')
-            ~ '. Nothing was replaced; the target is unchanged. To repair from what the table holds now, plan again: '
-            ~ '`dbt-backfill plan ' ~ model ~ ' --partitions ' ~ values ~ '`.',
+            ~ '. Nothing was replaced; the target is unchanged. To repair from what the table holds now, plan again: `'
+            ~ dbt_backfill._plan_command(ledger, run_id, model, values) ~ '`.',
             {'partition': partition.value, 'later_run': write.run_id, 'later_approved_at': other.get('approved_at')}) %}
       {% endif %}
     {% endfor %}

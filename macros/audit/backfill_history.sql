@@ -40,7 +40,10 @@
   {% do dbt_backfill._commit() %}
   {# the newest `limit` of all the tables read, shown oldest first #}
   {% set events = (events | sort(attribute='bf_instant', reverse=true) | list)[:limit] | reverse | list %}
-  {% for event in events %}{% do event.pop('bf_instant') %}{% endfor %}
+  {% for event in events %}
+    {% do event.pop('bf_instant') %}
+    {% do event.update(dbt_backfill._event_said(event)) %}
+  {% endfor %}
 
   {% set scope = ('model ' ~ model if model else 'every model with meta.backfill') ~ (', run ' ~ run_id if run_id is not none else '')
                  ~ (', since ' ~ since if since is not none else '') %}
@@ -48,11 +51,12 @@
     {% do log('No audit table yet for ' ~ scope ~ ' (looked for ' ~ audits.keys() | sort | join(', ') ~ '): nothing has been planned there.', info=true) %}
   {% else %}
     {% do log(events | length ~ ' event(s) for ' ~ scope ~ ' in ' ~ found | join(', ') ~ ', oldest first:', info=true) %}
+    {% set rows = [['recorded at', 'run', 'model', 'event', 'partition', 'approved by', 'by', 'outcome']] %}
     {% for e in events %}
-      {% do log('  ' ~ (e.recorded_at | string)[:19] ~ '  ' ~ (e.run_id or '') ~ '  ' ~ (e.model or '') ~ '  ' ~ e.event
-                ~ ('  ' ~ e.partition_value if e.partition_value else '') ~ ('  by ' ~ e.approved_by if e.approved_by else '')
-                ~ ('  ' ~ (e.outcome | string)[:60] if e.outcome else ''), info=true) %}
+      {% do rows.append([(e.recorded_at | string)[:19], e.run_id or '', e.model or '', e.event, e.partition_value or '',
+                         e.approved_by or '', e.who or '', (e.said | string)[:60]]) %}
     {% endfor %}
+    {% for line in dbt_backfill._table_lines(rows) %}{% do log(line, info=true) %}{% endfor %}
   {% endif %}
   {% do dbt_backfill._emit_result('history', {'audits': found, 'looked_in': audits.keys() | sort, 'events': events}) %}
 {% endmacro %}
@@ -82,4 +86,40 @@
   {% if parsed.tzinfo is none %}{% set parsed = parsed.replace(tzinfo=modules.pytz.utc) %}{% endif %}
   {% set utc = parsed.astimezone(modules.pytz.utc) %}
   {{ return('cast(' ~ dbt_backfill._sql_literal(utc.strftime('%Y-%m-%d %H:%M:%S.%f') ~ '+00:00') ~ ' as ' ~ dbt_backfill._instant_type() ~ ')') }}
+{% endmacro %}
+
+{# Who did it and what came of it, in words, from an event's own columns: `who` (who rolled back or cleaned, who ran
+   a full refresh) and `said` (the outcome; a full refresh's reason). #}
+{% macro _event_said(event) %}
+  {% set detail = event.detail or '' %}
+  {% set who = none %}
+  {% if event.event == 'rolled_back' and detail.startswith('by ') %}
+    {% set who = detail[3:] %}
+  {% elif event.event == 'cleaned' and detail.startswith('{') %}
+    {% set who = (fromjson(detail) or {}).get('by') %}
+  {% elif event.event == 'full_refresh' %}
+    {% set who = event.approved_by %}
+  {% endif %}
+  {% set said = (event.outcome or '') ~ (': ' ~ detail if event.event == 'full_refresh' and detail else '') %}
+  {{ return({'who': who, 'said': said}) }}
+{% endmacro %}
+
+{# Rows of text as lines of aligned columns (the first row the header), two spaces apart. #}
+{% macro _table_lines(rows) %}
+  {% set widths = [] %}
+  {% for index in range(rows[0] | length) %}
+    {% do widths.append(rows | map(attribute=index) | map('string') | map('length') | max) %}
+  {% endfor %}
+  {% set lines = [] %}
+  {% for row in rows %}
+    {% set cells = [] %}
+    {% for cell in row %}{% do cells.append((cell | string).ljust(widths[loop.index0])) %}{% endfor %}
+    {% do lines.append(('  ' ~ cells | join('  ')).rstrip()) %}
+    {% if loop.first %}
+      {% set rule = [] %}
+      {% for width in widths %}{% do rule.append('-' * width) %}{% endfor %}
+      {% do lines.append('  ' ~ rule | join('  ')) %}
+    {% endif %}
+  {% endfor %}
+  {{ return(lines) }}
 {% endmacro %}

@@ -69,7 +69,8 @@
       {% do said.append('the backups of ' ~ kept_unsure | join('; ') ~ ' are kept unread or unlike the rows from before') %}
     {% endif %}
     {% do dbt_backfill._refuse('rollback_possible', said | join('; ')
-        ~ ': nothing was dropped. Pass --drop-backups to drop them anyway (that rollback is then gone). The target is unchanged.',
+        ~ ': nothing was dropped. Pass --drop-backups (pure dbt: drop_backups: true) to drop them anyway (that rollback '
+        ~ 'is then gone). The target is unchanged.',
         {'partitions': rollback_possible, 'after_later_runs': after_later, 'kept': kept_unsure}) %}
   {% endif %}
   {% if list_only %}

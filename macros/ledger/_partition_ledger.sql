@@ -8,7 +8,7 @@
               replacement puts its run on top, a restore takes its run off, a full refresh clears it. A run that is
               in `holders` but not on top was written over by the run on top;
     runs      per run that planned, was approved or wrote here: {approved_by, approved_at, planned_at, packet (the
-              packet file the CLI's plan wrote, as it was named), pure_dbt}.
+              packet file the CLI's plan wrote, as it was named), pure_dbt, partitions (as planned), verdict}.
   `values`: the partitions to read (none: every partition the trail names). What a partition holds now is the
   caller's to read (a fingerprint): the ledger says who wrote it, the partition says whether it still holds that.
 #}
@@ -28,13 +28,17 @@
       ~ ' order by recorded_at, run_id').rows %}
   {% for row in rows %}
     {% set run = ledger.runs.setdefault(row['run_id'], {'approved_by': none, 'approved_at': none, 'planned_at': none,
-                                                         'packet': none, 'pure_dbt': false}) %}
+                                                         'packet': none, 'pure_dbt': false, 'partitions': [], 'verdict': none}) %}
     {% set event, value, at, seq = row['event'], row['partition_value'], (row['recorded_at'] | string)[:19], loop.index %}
     {% if event in ('planned', 'packet_recorded') %}
-      {% do run.update({'planned_at': run.planned_at or at, 'pure_dbt': event == 'packet_recorded'}) %}
-      {# the CLI's plan records "<partitions> (<packet path>)" #}
+      {% do run.update({'planned_at': run.planned_at or at, 'pure_dbt': event == 'packet_recorded', 'verdict': row['outcome']}) %}
+      {# the CLI's plan records "<partitions> (<packet path>)"; pure dbt, the packet itself #}
       {% set named = modules.re.search(' \\(([^()]+)\\)$', row['detail'] or '') if event == 'planned' else none %}
-      {% if named %}{% do run.update({'packet': named.group(1)}) %}{% endif %}
+      {% if named %}
+        {% do run.update({'packet': named.group(1), 'partitions': (row['detail'][:named.start()]).split(', ')}) %}
+      {% elif event == 'packet_recorded' and (row['detail'] or '').startswith('{') %}
+        {% do run.update({'partitions': (fromjson(row['detail']).get('partitions') or []) | map(attribute='value') | map('string') | list}) %}
+      {% endif %}
     {% elif event == 'approved' and run.approved_at is none %}
       {% do run.update({'approved_by': row['approved_by'],
                         'approved_at': (row['detail'] or '').replace('approved at ', '', 1) or at}) %}
@@ -78,4 +82,48 @@
   {{ return('run ' ~ write.run_id ~ ' (approved by ' ~ (write.approved_by or 'an unrecorded approver') ~ ') '
             ~ ('replaced it at ' ~ write.at if write.event == 'replaced'
                else 'rolled it back at ' ~ write.at ~ ' (by ' ~ (write.by or 'an unrecorded user') ~ ')')) }}
+{% endmacro %}
+
+{# The command that plans `values` of `model` again, on the path `run_id` was planned on (pure dbt or the CLI). #}
+{% macro _plan_command(ledger, run_id, model, values) %}
+  {% if (ledger.runs.get(run_id) or {}).get('pure_dbt') %}
+    {{ return('dbt run-operation dbt_backfill.plan_backfill --args \'{model: ' ~ model ~ ', partitions: "' ~ values ~ '"}\'') }}
+  {% endif %}
+  {{ return('dbt-backfill plan ' ~ model ~ ' --partitions ' ~ values) }}
+{% endmacro %}
+
+{#
+  The other runs whose plans name any of `values`, each with the partitions it shares and what it did there, in
+  words: applied (its rows are there now), rolled back, approved but not applied, planned and not approved, or for
+  review only (BLOCK). What a second plan over the same partitions tells its approver (the review's check 3).
+#}
+{% macro _other_runs_over(ledger, run_id, values) %}
+  {% set others = [] %}
+  {% for other_id, run in ledger.runs.items() if other_id != run_id and run.planned_at %}
+    {% set shared = run.partitions | select('in', values) | list %}
+    {% if shared %}
+      {% set holding = [] %}
+      {% set undone = [] %}
+      {% for value in shared %}
+        {% if other_id in (ledger.holders.get(value) or []) %}{% do holding.append(value) %}{% endif %}
+        {% for write in ledger.writes.get(value) or [] if write.run_id == other_id and write.event == 'restored' %}
+          {% do undone.append(write) %}
+        {% endfor %}
+      {% endfor %}
+      {% if holding %}
+        {% set state = 'applied: its rows are in ' ~ holding | join(', ') ~ ' now' %}
+      {% elif undone %}
+        {% set state = 'rolled back at ' ~ undone[-1].at ~ ' (by ' ~ (undone[-1].by or 'an unrecorded user') ~ ')' %}
+      {% elif run.verdict == 'BLOCK' %}
+        {% set state = 'judged BLOCK: for review only' %}
+      {% elif run.approved_by %}
+        {% set state = 'approved by ' ~ run.approved_by ~ ', not applied: open' %}
+      {% else %}
+        {% set state = 'not approved, not applied: open' %}
+      {% endif %}
+      {% do others.append({'run_id': other_id, 'partitions': shared, 'state': state, 'planned_at': run.planned_at,
+                           'said': 'run ' ~ other_id ~ ' (planned ' ~ run.planned_at ~ ', ' ~ shared | join(', ') ~ '): ' ~ state}) %}
+    {% endif %}
+  {% endfor %}
+  {{ return(others | sort(attribute='planned_at')) }}
 {% endmacro %}

@@ -27,7 +27,8 @@
     {% if not allow_source_drift %}
       {% do dbt_backfill._refuse('source_drift',
           'the source changed since the plan (' ~ described | join('; ') ~ '): the approved rows may no longer be what a '
-          ~ 'build gives. Plan again (or, knowing why, apply with --allow-source-drift "<reason>"). The target is unchanged.',
+          ~ 'build gives. Plan again (or, knowing why, apply with --allow-source-drift "<reason>"; pure dbt: apply_backfill '
+          ~ 'with allow_source_drift: "<reason>"). The target is unchanged.',
           {'moved': moved}) %}
     {% endif %}
     {% do dbt_backfill.record_audit_event(target_relation, 'source_drift_allowed', run_id, dbt_backfill._merged(audit_fields,

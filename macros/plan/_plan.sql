@@ -11,7 +11,8 @@
 #}
 {% macro _plan(run_id, model, target, model_sql, partition_by, business_key, partitions, sources, order_by=[], additive=[],
                exclude_columns=[], stage_schema=none, watermark=none, checks=[], cost_warning={}, allowances={},
-               code={}, batch_size=5, commands={}, record_planned=true, approval_ttl=none, input_window=none) %}
+               code={}, batch_size=5, commands={}, record_planned=true, approval_ttl=none, input_window=none,
+               from_ranges=[]) %}
   {% do dbt_backfill.pin_session() %}
   {% set expires_at = dbt_backfill._approval_deadline(approval_ttl) %}
   {% set node = dbt_backfill._model_node(model) if model else none %}
@@ -39,6 +40,17 @@
   {% endfor %}
   {% do dbt_backfill._columns(target_relation, order_names, 'order_by') %}
   {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_names) %}
+  {# values a range stepped over that neither the target nor the model's output holds (202513 in 202512..202602, a
+     day with no rows): found in one query before any stage is built, and left out; a value named alone stays #}
+  {% set vacant = dbt_backfill._vacant_in_ranges(target_relation, scope, model_sql, from_ranges | select('in', partitions) | list) %}
+  {% if vacant %}
+    {% set partitions = partitions | reject('in', vacant) | list %}
+    {% if not partitions %}
+      {% do dbt_backfill._fail('no value of the range(s) holds rows in the target or in the model\'s output ('
+          ~ vacant | length ~ ' value(s), ' ~ vacant[0] ~ ' to ' ~ vacant[-1] ~ '): there is nothing to repair. Check the range. '
+          ~ 'Nothing was built and the target is unchanged.') %}
+    {% endif %}
+  {% endif %}
   {% do dbt_backfill._check_partition_values(scope, partitions) %}
   {% do dbt_backfill._reconciliation_gates(checks, target_relation, scope, []) %}
   {% set sources = sources if sources is not none else dbt_backfill._relations_read(node) %}
@@ -253,6 +265,7 @@
                  'pinned': pinned, 'windows': dbt_backfill._windows_recorded(windowing)},
       'expires_at': expires_at,
       'partitions': planned,
+      'skipped_in_ranges': vacant,
       'key_collisions': collisions,
       'keys_moved_out': moved_out,
       'key_holds_partition': key_holds_partition,
@@ -270,7 +283,12 @@
   } %}
   {% do dbt_backfill._step('reviewing the plan', 'reviewing the plan and writing its document failed (see the error '
       ~ 'below). No packet was written and the target is unchanged.') %}
+  {# the other runs over these partitions, and what each did there: the review tells the approver (check 3) #}
+  {% do plan.update({'other_runs': dbt_backfill._other_runs_over(dbt_backfill._partition_ledger(target_relation, partitions),
+                                                                 run_id, partitions),
+                     'protected_unguarded': dbt_backfill._protected_unguarded(node)}) %}
   {% do plan.update({'review': dbt_backfill._review(plan)}) %}
+  {% do plan.pop('other_runs') %}{% do plan.pop('protected_unguarded') %}
   {# every partition already holds exactly what its build gives (fingerprint and commitment), and nothing blocks:
      nothing to approve, so the callers write no packet and drop the stages #}
   {% set differing = [] %}
@@ -310,4 +328,39 @@
         ~ 'sources, replacing whatever a backfill writes (rebuilding it is the repair). To replace partitions until then, '
         ~ 'say why: --allow-table "<reason>" (pure dbt: allow_table: <reason>), kept in the packet. Nothing was changed.') %}
   {% endif %}
+{% endmacro %}
+
+{# A model that declares meta.backfill.protected but has no full_refresh_guard() pre-hook: nothing stops a full
+   refresh of it (the review says so, check 3). #}
+{% macro _protected_unguarded(node) %}
+  {% if node is none %}{{ return(false) }}{% endif %}
+  {% set spec = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') or {} %}
+  {% set hooks = node.config.get('pre-hook') or node.config.get('pre_hook') or [] %}
+  {% set guarded = [] %}
+  {% for hook in hooks if 'full_refresh_guard' in (hook.sql if hook is mapping else hook | string) %}{% do guarded.append(hook) %}{% endfor %}
+  {{ return(spec.get('protected') is true and not guarded) }}
+{% endmacro %}
+
+{# The values of `values` (each stepped over by a range) that neither the target nor the model's output holds: one
+   query, the model's SQL filtered to those values, evaluated once. #}
+{% macro _vacant_in_ranges(target_relation, scope, model_sql, values) %}
+  {% if not values %}{{ return([]) }}{% endif %}
+  {% set column = adapter.quote(scope.partition_column.name) %}
+  {% set literals = [] %}
+  {% for value in values %}
+    {% do literals.append('cast(' ~ dbt_backfill._sql_literal(value) ~ ' as ' ~ scope.partition_column.data_type ~ ')') %}
+  {% endfor %}
+  {% do dbt_backfill._step('finding the values of the range(s) that hold no rows', 'reading which values of the '
+      ~ 'range(s) the target or the model\'s output holds failed (see the error below). Nothing was built and the '
+      ~ 'target is unchanged.') %}
+  {% set query %}
+    select distinct cast({{ column }} as {{ dbt.type_string() }}) as bf_value from {{ target_relation }}
+    where {{ column }} in ({{ literals | join(', ') }})
+    union
+    select distinct cast({{ column }} as {{ dbt.type_string() }}) as bf_value
+    from ({{ dbt_backfill._strip_statement_end(model_sql) }}) as bf_model where {{ column }} in ({{ literals | join(', ') }})
+  {% endset %}
+  {% set held = dbt_backfill._execute(query).rows | map(attribute=0) | map('string') | list %}
+  {% do dbt_backfill._commit() %}
+  {{ return(values | reject('in', held) | list) }}
 {% endmacro %}

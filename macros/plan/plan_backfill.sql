@@ -21,7 +21,12 @@
   {% endif %}
   {# never trimmed: the round trip through the column's type refuses a value it would rewrite (_check_partition_values) #}
   {% if partitions is string %}{% set partitions = partitions.split(',') %}{% endif %}
-  {% set partitions = dbt_backfill._expanded_partitions((partitions or []) | map('string') | list) %}  {# YAML reads [5, 6] as numbers #}
+  {% set items = (partitions or []) | map('string') | list %}  {# YAML reads [5, 6] as numbers #}
+  {% set partitions = dbt_backfill._expanded_partitions(items) %}
+  {# the values only a range names: left out when no side holds them (_plan) #}
+  {% set named_alone = [] %}
+  {% for item in items if '..' not in item %}{% do named_alone.append(item) %}{% endfor %}
+  {% set from_ranges = partitions | reject('in', named_alone) | list %}
   {% if not partitions or (partitions | unique | list | length) != (partitions | length) %}
     {% do dbt_backfill._fail('partitions must name each partition value once, got ' ~ tojson(partitions) ~ '. Nothing was changed.') %}
   {% endif %}
@@ -44,9 +49,10 @@
   {% if allow_empty %}{% do allowances.update({'empty_partitions': allow_empty}) %}{% endif %}
   {% if allow_watermark_move %}{% do allowances.update({'watermark_move': allow_watermark_move}) %}{% endif %}
   {% if allow_table %}{% do allowances.update({'table_model': allow_table}) %}{% endif %}
-  {% set apply_command = "`dbt run-operation dbt_backfill.apply_backfill --args '{run_id: " ~ run_id ~ ", approved_sha256: <the packet sha256>}'`" %}
+  {% set apply_command = "`dbt run-operation dbt_backfill.apply_backfill --args '{run_id: " ~ run_id
+      ~ ", approved_sha256: <the packet sha256>, approved_by: <the approver>}'`" %}
   {% set commands = {
-      'approve': 'the approver\'s reply naming the packet sha256 printed with this plan, passed to ' ~ apply_command,
+      'approve': 'the approver\'s reply naming the packet sha256 printed with this plan (their approval is recorded by apply_backfill\'s approved_by)',
       'apply': apply_command,
       'verify': "`dbt run-operation dbt_backfill.verify_backfill --args '{run_id: " ~ run_id ~ "}'`",
       'rollback': "`dbt run-operation dbt_backfill.rollback_backfill --args '{run_id: " ~ run_id ~ "}'`",
@@ -55,7 +61,7 @@
   {% set plan = dbt_backfill._plan(run_id, node.name, target_ref, model_sql, spec.partition_by, names.business_key,
       partitions, none, names.order_by, names.additive, names.exclude_columns, spec.get('stage_schema'), watermark,
       spec.get('checks') or [], spec.get('cost_warning') or {}, allowances, code, batch_size, commands,
-      approval_ttl=spec.get('approval_ttl'), input_window=spec.get('input_window')) %}
+      approval_ttl=spec.get('approval_ttl'), input_window=spec.get('input_window'), from_ranges=from_ranges) %}
   {% set markdown = plan.pop('markdown') %}
   {# a partition with no rows in the target and none in the build: nothing to repair there, and most often a value
      in the wrong format. Refused as the CLI refuses it (workflow/plan.py _check_builds), its stages dropped. #}
@@ -106,6 +112,12 @@
   {% endif %}
   {% do dbt_backfill._emit_result('plan_backfill', {'run_id': run_id, 'packet_sha256': packet_sha256,
       'verdict': plan.review.verdict, 'audit': plan.audit_relation, 'target': dbt_backfill._relation_name(target_relation)}) %}
+  {% if plan.review.verdict == 'BLOCK' %}
+    {# a dbt Cloud job that plans must fail here, as `dbt-backfill plan` exits 3: nothing can apply this packet #}
+    {% do dbt_backfill._refuse('review_blocked', 'the review judged the plan BLOCK (' ~ plan.review.reason ~ '). The packet '
+        ~ 'is recorded for review only (run ' ~ run_id ~ ', sha256 ' ~ packet_sha256 ~ '); apply_backfill refuses it. Fix the '
+        ~ 'cause and plan again. The target is unchanged.', {'run_id': run_id, 'packet_sha256': packet_sha256}) %}
+  {% endif %}
 {% endmacro %}
 
 {# Each item as itself, or `first..last` of two ISO dates (day by day) or two integers, inclusive: the CLI's

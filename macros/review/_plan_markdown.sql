@@ -39,6 +39,11 @@
       ~ plan.business_key | join(', ') ~ '`' ~ dbt_backfill._kept_version(plan.order_by) ~ '.') %}
   {% do l.append('- **Partitions:** ' ~ values | join(', ') ~ ' of `' ~ plan.partition_by ~ '` (' ~ plan.partition_type
       ~ '; a partition is one value of the column, so no time zone or daylight-saving boundary applies).') %}
+  {% if plan.get('skipped_in_ranges') %}
+    {% do l.append('- **Left out of the range(s):** ' ~ plan.skipped_in_ranges | length ~ ' value(s) with no rows in the target '
+        ~ 'or in the model\'s output, found before anything was built: ' ~ (plan.skipped_in_ranges[:12] | join(', '))
+        ~ (' and ' ~ (plan.skipped_in_ranges | length - 12) ~ ' more' if plan.skipped_in_ranges | length > 12 else '') ~ '.') %}
+  {% endif %}
   {% do l.append('- **Code:** compiled SQL sha256 `' ~ plan.code.compiled_sql_sha256[:12] ~ '…`, git commit `'
       ~ (plan.code.git_commit or 'unknown') ~ '`, dbt_backfill ' ~ plan.code.dbt_backfill_version
       ~ '. The version that wrote the current rows is unknown; the target\'s current fingerprints stand for it.') %}

@@ -70,12 +70,22 @@
         'safe_alternative': '-'}) %}
   {% endif %}
 
-  {% if plan.lock.scheduled_run_waits %}
+  {# other backfills of the same partitions, open or done: the approver sees them (the ledger keeps an older
+     approval from overwriting a newer one, and a rollback from undoing a later run) #}
+  {% set others = plan.get('other_runs') or [] %}
+  {% set other_runs = (' Other runs over these partitions: ' ~ others | map(attribute='said') | join('; ') ~ '.') if others else '' %}
+  {% if plan.get('protected_unguarded') %}
+    {% do checks.append({'check': 'No collision with the scheduled run', 'severity': 'warn',
+        'finding': 'meta.backfill.protected is true, but the model has no dbt_backfill.full_refresh_guard() pre-hook: '
+                   ~ 'a `dbt run --full-refresh` would rebuild every published partition, this repair included, and '
+                   ~ 'nothing refuses it. ' ~ plan.lock.how ~ other_runs,
+        'safe_alternative': 'add "{{ dbt_backfill.full_refresh_guard() }}" to the model\'s pre-hooks (README: the two pre-hooks)'}) %}
+  {% elif plan.lock.scheduled_run_waits %}
     {% do checks.append({'check': 'No collision with the scheduled run', 'severity': 'ok',
-        'finding': plan.lock.how, 'safe_alternative': '-'}) %}
+        'finding': plan.lock.how ~ other_runs, 'safe_alternative': '-'}) %}
   {% else %}
     {% do checks.append({'check': 'No collision with the scheduled run', 'severity': 'warn',
-        'finding': plan.lock.how,
+        'finding': plan.lock.how ~ other_runs,
         'safe_alternative': plan.lock.get('alternative') or 'add "{{ dbt_backfill.backfill_lock() }}" to the model\'s pre-hooks, or pause its schedule for the apply'}) %}
   {% endif %}
 

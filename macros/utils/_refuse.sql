@@ -19,4 +19,6 @@
 #}
 {% macro _step(doing, if_it_fails) %}
   {% do dbt_backfill._emit_result('step', {'doing': doing, 'if_it_fails': if_it_fails}) %}
+  {# a person running the operation (pure dbt) reads one line per step #}
+  {% if not dbt_backfill._results_shown() %}{% do log('dbt_backfill: ' ~ doing, info=true) %}{% endif %}
 {% endmacro %}

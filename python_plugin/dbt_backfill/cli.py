@@ -83,7 +83,14 @@ def shown(value: Any, width: int = 80) -> str:
 
 def runner_from(project_dir: Path | None, profiles_dir: Path | None, dbt_target: str | None,
                 dbt_vars: str | None) -> DbtRunner:
-    return DbtRunner(DbtOptions(project_dir=(project_dir or default_project_dir()).resolve(),
+    project_dir = (project_dir or default_project_dir()).resolve()
+    if not (project_dir / "dbt_project.yml").is_file():
+        looked = (f"in {project_dir}" if project_dir != Path.cwd().resolve() else
+                  f"in {project_dir} and every directory above it")
+        raise BackfillError(f"no dbt project found: no dbt_project.yml {looked}. Run dbt-backfill inside your dbt "
+                            f"project, or name it with --project-dir (or DBT_PROJECT_DIR). Nothing was read or "
+                            f"written.")
+    return DbtRunner(DbtOptions(project_dir=project_dir,
                                 profiles_dir=profiles_dir.resolve() if profiles_dir else None,
                                 target=dbt_target, vars=dbt_vars))
 
@@ -147,7 +154,7 @@ def _table(headers: list[str], rows: list[list[str]]) -> str:
     return "\n".join([line(headers), line(["-" * w for w in widths]), *(line(r) for r in rows)])
 
 
-def _print_plan(packet: Packet, path: Path) -> None:
+def _print_plan(packet: Packet, path: Path, skipped_in_ranges: tuple[str, ...] = ()) -> None:
     rows = []
     for p in packet.partitions:
         a, b = p.builds["a"], p.builds["b"]
@@ -155,6 +162,9 @@ def _print_plan(packet: Packet, path: Path) -> None:
                      str(p.target_before.row_count), _totals(p.target_before),
                      f"+{p.changes.added} -{p.changes.removed} ~{p.changes.changed}"])
     click.echo(f"Backfill plan {packet.run_id} for {packet.model} ({packet.target}), by {packet.partition_by}")
+    if skipped_in_ranges:
+        click.echo(f"Left out of the range(s): {len(skipped_in_ranges)} value(s) with no rows in the target or in the "
+                   f"model's output, found before anything was built: {_compressed(skipped_in_ranges)}")
     click.echo(f"Source pinned: {len(packet.source['relations'])} relation(s) read twice before and once after the "
                f"builds, unchanged: {', '.join(packet.source['relations']) or 'none'}")
     click.echo(_input_windows(packet.source.get("windows") or {}))
@@ -179,6 +189,16 @@ def _print_plan(packet: Packet, path: Path) -> None:
         for value, sample in samples:
             changes = ", ".join(f"{shown(c)} {shown(v['old'])} -> {shown(v['new'])}" for c, v in sample["columns"].items())
             click.echo(f"  {shown(value)}  {', '.join(packet.business_key)}={shown(sample['key'])}: {changes}")
+    # as the written plan lists them: the keys the repair adds to or removes from each partition (a sample)
+    for kind, keys_of in (("Added", lambda p: p.changes.added_keys), ("Removed", lambda p: p.changes.removed_keys)):
+        listed = [(p.value, keys_of(p), p.changes.added if kind == "Added" else p.changes.removed)
+                  for p in packet.partitions if keys_of(p)]
+        if listed:
+            click.echo(f"{kind} keys (sample):")
+            for value, keys, count in listed:
+                more = f" (of {count})" if count > len(keys) else ""
+                click.echo(f"  {shown(value)}  {', '.join(packet.business_key)}: "
+                           f"{', '.join(shown(k) for k in keys)}{more}")
     click.echo(f"Review: {packet.review['verdict']} — {packet.review['reason']}")
     for check in packet.review["checks"]:
         click.echo(f"  {check['number']}. {SEVERITY[check['severity']]:<7} {check['check']}: {check['finding']}")
@@ -191,6 +211,12 @@ def _print_plan(packet: Packet, path: Path) -> None:
                f"dbt-backfill approve {path} --by <name>")
     click.echo(f"Apply by {packet.expires_at} (meta.backfill.approval_ttl after the plan): later, apply refuses this "
                f"packet and it must be planned again.")
+
+
+def _compressed(values: tuple[str, ...], shown_at_most: int = 12) -> str:
+    """Values as a person reads a long list: the first ones, then how many more."""
+    listed = ", ".join(shown(v) for v in values[:shown_at_most])
+    return listed + (f" and {len(values) - shown_at_most} more" if len(values) > shown_at_most else "")
 
 
 def _input_windows(windows: Mapping[str, Any]) -> str:
@@ -266,7 +292,8 @@ def plan(model, partitions, partitions_file, out, partition_by, business_key, or
     runner = runner_from(project_dir, profiles_dir, dbt_target, dbt_vars)
     overrides = {"partition_by": partition_by, "business_key": business_key, "order_by": order_by,
                  "additive": additive, "exclude_columns": exclude_columns, "watermark": watermark_column}
-    result = plan_backfill(runner, PlanRequest(model=model, partitions=expanded, out=out, overrides=overrides,
+    # the items as given: a value only a range names may be left out by the plan when no side holds it
+    result = plan_backfill(runner, PlanRequest(model=model, partitions=values, out=out, overrides=overrides,
                                                allow_empty=allow_empty, allow_watermark_move=allow_watermark_move,
                                                allow_table=allow_table, batch_size=batch_size))
     if isinstance(result, NothingToChange):
@@ -283,16 +310,18 @@ def plan(model, partitions, partitions_file, out, partition_by, business_key, or
     elif output_format == "md":
         click.echo(result.markdown, nl=False)
     else:
-        _print_plan(result.packet, result.path)
+        _print_plan(result.packet, result.path, result.skipped_in_ranges)
 
 
 @main.command()
 @click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--by", "by", required=True, help="Who approves (recorded in the packet).")
+@click.option("--despite", metavar="REASON", default=None,
+              help="Approve a packet its review judged RESTRUCTURE FIRST, saying why (recorded with the approval).")
 @dbt_options
 @json_option
 @handles_outcomes
-def approve(packet, by, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
+def approve(packet, by, despite, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
     """Approve the exact content of PACKET (binds to its SHA-256). Given --project-dir, --profiles-dir or --target,
     it also records the approval in the target's audit trail; else the first apply does."""
     context = click.get_current_context()
@@ -300,7 +329,7 @@ def approve(packet, by, project_dir, profiles_dir, dbt_target, dbt_vars, as_json
                   for name in ("project_dir", "profiles_dir", "dbt_target"))
     runner = (runner_from(project_dir, profiles_dir, dbt_target or Packet.read(packet).dbt_target, dbt_vars)
               if reaches else None)
-    approved, recorded = approve_packet(packet, by, runner=runner)
+    approved, recorded = approve_packet(packet, by, runner=runner, despite=despite)
     if as_json:
         click.echo(json.dumps({"status": "approved", "recorded": recorded is None,
                                **approved.approval.to_dict()}))
@@ -318,8 +347,11 @@ def approve(packet, by, project_dir, profiles_dir, dbt_target, dbt_vars, as_json
         trail = f" Recorded in the audit trail of {approved.target}."
     else:
         trail = (f" Not recorded in the audit trail ({recorded}): the first apply records it, with this time.")
+    review = approved.review
+    verdict = (f" Its review: {review.get('verdict')} ({review.get('reason')})"
+               + (f"; approved despite it: {approved.approval.despite}." if approved.approval.despite else "."))
     click.echo(f"Approved by {approved.approval.approved_by}: packet sha256 {approved.approval.packet_sha256}."
-               f"{reviewed}{trail} Any later edit voids this approval. Apply by {approved.expires_at}. "
+               f"{verdict}{reviewed}{trail} Any later edit voids this approval. Apply by {approved.expires_at}. "
                f"Next: dbt-backfill apply {packet}")
 
 
@@ -400,16 +432,23 @@ def apply(packet, batch_size, cascade, allow_source_drift, project_dir, profiles
 def _print_applied(result) -> None:
     rows = [[r.value, str(r.before.row_count), _totals(r.before), str(r.after.row_count), _totals(r.after),
              r.after.short] for r in result.replaced]
-    click.echo(f"Applied {result.packet.run_id} to {result.packet.target}: each partition replaced whole and "
-               f"equal to the approved fingerprint when read back.")
+    if result.replaced:
+        click.echo(f"Applied {result.packet.run_id} to {result.packet.target}: each partition replaced whole and "
+                   f"equal to the approved fingerprint when read back.")
+    else:
+        click.echo(f"Applied {result.packet.run_id} to {result.packet.target}: nothing replaced, every partition "
+                   f"already equals the approval (read now).")
     if result.skipped:
         click.echo(f"Already equal to the approval, skipped (nothing to change there, or an earlier apply got this "
                    f"far): {', '.join(result.skipped)}")
+    for value, note in result.skipped_notes.items():
+        click.echo(f"  {shown(value)}: {note}")
     for checkpoint in result.checkpoints:
         control = f"; control {checkpoint['control']} unchanged" if checkpoint.get("control") else ""
         click.echo(f"Checkpoint after the {checkpoint['label']}: {', '.join(checkpoint['partitions'])} read back equal "
                    f"to the approval{control}")
-    click.echo(_table(["partition", "rows before", "totals before", "rows after", "totals after", "sha256"], rows))
+    if rows:
+        click.echo(_table(["partition", "rows before", "totals before", "rows after", "totals after", "sha256"], rows))
 
 
 @packet_command()
@@ -557,9 +596,10 @@ def history(model, run_id, since, limit, project_dir, profiles_dir, dbt_target, 
                f"{', run ' + run_id if run_id else ''}{', since ' + since if since else ''}: "
                f"{len(result['events'])} event(s).")
     if result["events"]:
-        click.echo(_table(["recorded at", "run", "model", "event", "partition", "approved by", "outcome"],
+        click.echo(_table(["recorded at", "run", "model", "event", "partition", "approved by", "by", "outcome"],
                           [[e["recorded_at"][:19], e["run_id"] or "", e["model"] or "", e["event"],
-                            e["partition_value"] or "", e["approved_by"] or "", (e["outcome"] or "")[:60]]
+                            shown(e["partition_value"] or ""), e["approved_by"] or "", e.get("who") or "",
+                            (e.get("said") or e["outcome"] or "")[:60]]
                            for e in result["events"]]))
 
 

@@ -11,6 +11,7 @@ constant, looping over partitions inside one operation.
 from __future__ import annotations
 
 import contextlib
+import difflib
 import hashlib
 import io
 import json
@@ -188,11 +189,12 @@ class DbtRunner:
             stop_here = False
             # A callback sees every event, debug ones included: `SQLQuery` carries each statement's text, so a
             # sentinel written into a model's SQL (a comment) would read as a result. Results come only from the
-            # package's own log() calls (JinjaLogInfo). Secrets are scrubbed as dbt's own loggers scrub each line.
+            # package's own log() calls (JinjaLogInfo, JinjaLogDebug). Secrets are scrubbed as dbt's own loggers scrub each line.
             # Nothing raised here may reach dbt: it would abort the macro mid-way.
             try:
                 message = ANSI.sub("", scrub_secrets(str(event.info.msg), env_secrets()))
-                if event.info.name == "JinjaLogInfo" and "<<dbt_backfill:" in message:
+                # on dbt's debug level unless the operation was asked to show them (_emit_result)
+                if event.info.name in ("JinjaLogInfo", "JinjaLogDebug") and "<<dbt_backfill:" in message:
                     for match in RESULT.finditer(message):
                         results.append(MacroResult(match["kind"], json.loads(match["payload"])))
                         stop_here = self._stop_requested is not None and match["kind"] in self._safe_stops
@@ -294,7 +296,14 @@ class DbtRunner:
     def _model_in_manifest(self, model: str) -> Any:
         matches = [n for n in self._manifest.nodes.values() if n.resource_type == "model" and n.name == model]
         if not matches:
-            raise BackfillError(f"no model named {model} in the dbt project at {self.options.project_dir}. "
+            # the closest names, aliases too (a model is often known by the table it publishes)
+            known = {name: n.name for n in self._manifest.nodes.values() if n.resource_type == "model"
+                     for name in {n.name, n.alias or n.name}}
+            close = difflib.get_close_matches(model, list(known), n=3, cutoff=0.6)
+            hint = (" Did you mean " + " or ".join(
+                f"{known[name]}" + (f" (its alias is {name})" if name != known[name] else "") for name in close) + "?"
+                    if close else "")
+            raise BackfillError(f"no model named {model} in the dbt project at {self.options.project_dir}.{hint} "
                                 f"Nothing was changed.")
         if len(matches) > 1:
             raise BackfillError(f"{len(matches)} models are named {model} ({', '.join(n.unique_id for n in matches)}); "

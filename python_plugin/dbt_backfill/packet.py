@@ -132,9 +132,11 @@ class Approval:
     approved_by: str
     approved_at: str
     packet_sha256: str
+    despite: str | None = None  # the approver's reason for approving a packet reviewed RESTRUCTURE FIRST
 
     def to_dict(self) -> dict[str, Any]:
-        return {"approved_by": self.approved_by, "approved_at": self.approved_at, "packet_sha256": self.packet_sha256}
+        return {"approved_by": self.approved_by, "approved_at": self.approved_at, "packet_sha256": self.packet_sha256,
+                **({"despite": self.despite} if self.despite else {})}
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """apply: replace the approved partitions, one transaction each, stopping at the first mismatch."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -28,6 +28,8 @@ class ApplyResult:
     replaced: tuple[ReplacedPartition, ...]
     skipped: tuple[str, ...] = ()  # already equal to the approval (an earlier apply was interrupted after them)
     checkpoints: tuple[Mapping[str, Any], ...] = ()  # {label, partitions, control} after the canary and each batch
+    # {value: who}: skipped partitions whose rows another run wrote (the same rows this packet approved)
+    skipped_notes: Mapping[str, str] = field(default_factory=dict)
 
 
 def apply(runner: DbtRunner, path: Path, batch_size: int | None = None,
@@ -60,7 +62,9 @@ def _apply(runner: DbtRunner, path: Path, batch_size: int | None, allow_source_d
         for r in invocation.all("partition_replaced"))
     skipped = tuple(str(r["value"]) for r in invocation.all("partition_skipped"))
     return ApplyResult(packet=packet, replaced=replaced, skipped=skipped,
-                       checkpoints=tuple(invocation.all("checkpoint")))
+                       checkpoints=tuple(invocation.all("checkpoint")),
+                       skipped_notes={str(r["value"]): r["note"] for r in invocation.all("partition_skipped")
+                                      if r.get("note")})
 
 
 def _replace(runner: DbtRunner, packet: Packet, batch_size: int | None, allow_source_drift: str | None):

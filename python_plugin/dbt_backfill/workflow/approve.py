@@ -45,7 +45,7 @@ def refuse_blocked(packet: Packet) -> None:
 
 
 def approve(path: Path, by: str, now: dt.datetime | None = None,
-            runner: DbtRunner | None = None) -> tuple[Packet, str | None]:
+            runner: DbtRunner | None = None, despite: str | None = None) -> tuple[Packet, str | None]:
     """Write the approval into the packet: (the approved packet, why it is not recorded in the audit trail or None).
     With `runner` (approve was told where the target is), the packet must be planned for that target, and the
     approval is recorded there before the packet file is written: a refusal there (no plan wrote this content, the
@@ -65,9 +65,17 @@ def approve(path: Path, by: str, now: dt.datetime | None = None,
                                                       f"is unchanged.")
         raise BackfillError(f"the packet is already approved by {packet.approval.approved_by} at "
                             f"{packet.approval.approved_at}. The packet is unchanged.")
+    despite = (despite or "").strip() or None
+    verdict = packet.review.get("verdict")
+    if verdict == "RESTRUCTURE FIRST" and not despite:
+        raise BackfillRefused("restructure_first", f"the plan's review judged this packet RESTRUCTURE FIRST "
+                                                   f"({packet.review.get('reason')}). Approve it only knowing why: "
+                                                   f"--despite \"<reason>\" (recorded with the approval). The packet "
+                                                   f"is unchanged.")
     now = now or dt.datetime.now(dt.timezone.utc)
     approved = packet.approved(Approval(approved_by=by, approved_at=now.isoformat(timespec="seconds"),
-                                        packet_sha256=packet.sha256()))
+                                        packet_sha256=packet.sha256(),
+                                        despite=despite if verdict != "SAFE TO RUN" else None))
     not_recorded = record_approval(runner, approved) if runner is not None else "approve was not told the target"
     approved.write(Path(path))
     return approved, not_recorded
@@ -83,6 +91,8 @@ def record_approval(runner: DbtRunner, packet: Packet) -> str | None:
                                              "run_id": packet.run_id,
                                              "fields": {"model": packet.model, "packet_sha256": approval.packet_sha256,
                                                         "approved_by": approval.approved_by,
+                                                        "outcome": (f"despite {packet.review.get('verdict')}: "
+                                                                    f"{approval.despite}" if approval.despite else None),
                                                         "detail": f"approved at {approval.approved_at}"}})
     except BackfillRefused:
         raise

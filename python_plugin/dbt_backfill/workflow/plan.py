@@ -45,6 +45,8 @@ class PlanResult:
     packet: Packet
     path: Path
     markdown: str  # the written plan, also saved beside the packet
+    # values only a range named that neither the target nor the model's output holds: left out before any build
+    skipped_in_ranges: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,14 @@ def expand_range(item: str) -> list[str]:
     if high - low >= RANGE_LIMIT:
         raise BackfillError(f"partition range {item!r} spans more than {RANGE_LIMIT:,} values. Nothing was changed.")
     return [step(n) for n in range(low, high + 1)]
+
+
+def values_from_ranges(text: str | Sequence[str]) -> list[str]:
+    """The values only a range names (not also named alone): the plan leaves out those neither the target nor the
+    model's output holds (a month 202513 in 202512..202602, a day without rows) before it builds anything."""
+    items = list(text.split(",") if isinstance(text, str) else text)
+    alone = {item for item in items if ".." not in item}
+    return [value for item in items if ".." in item for value in expand_range(item) if value not in alone]
 
 
 def parse_partitions(text: str | Sequence[str]) -> tuple[str, ...]:
@@ -369,6 +379,7 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
         "partition_by": spec.partition_by,
         "business_key": list(spec.business_key),
         "partitions": list(partitions),
+        "from_ranges": values_from_ranges(request.partitions),
         "order_by": list(spec.order_by),
         "additive": list(spec.additive),
         "exclude_columns": list(spec.exclude_columns),
@@ -461,7 +472,7 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
                                              "fields": {"model": node.name, "packet_sha256": packet.sha256(),
                                                         "outcome": packet.review["verdict"],
                                                         "fingerprint_after": [p.fingerprint.sha256 for p in planned],
-                                                        "detail": f"{', '.join(partitions)} ({path})"}})
+                                                        "detail": f"{', '.join(p.value for p in planned)} ({path})"}})
         document.write_text(markdown)
     if packet.failed_gates:
         described = "; ".join(f"{g['check']} on {g['partition']}: {g['observed']}, expected {g['expected']}"
@@ -478,7 +489,8 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
             f"the review judged the plan BLOCK ({described}). The packet and plan are written for review ({path}, "
             f"{document}); approve and apply refuse it. The target is unchanged.",
             {"packet": str(path), "checks": packet.blocking_checks})
-    return PlanResult(packet=packet, path=path, markdown=markdown)
+    return PlanResult(packet=packet, path=path, markdown=markdown,
+                      skipped_in_ranges=tuple(str(v) for v in result.get("skipped_in_ranges") or ()))
 
 
 def plan_document_path(packet_path: Path) -> Path:

@@ -1,0 +1,62 @@
+"""What the CLI decides before any SQL, tested in process (click's CliRunner): no database, no dbt invocation."""
+import shutil
+from pathlib import Path
+
+import yaml
+from click.testing import CliRunner
+
+from dbt_backfill.cli import main
+from dbt_backfill.packet import Packet
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+
+
+def test_outside_any_dbt_project_the_cli_says_so_and_where_it_looked(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DBT_PROJECT_DIR", raising=False)
+    result = CliRunner().invoke(main, ["plan", "fct_trips", "--partitions", "2026-03-01"])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip() == (
+        f"error: no dbt project found: no dbt_project.yml in {tmp_path.resolve()} and every directory above it. Run "
+        f"dbt-backfill inside your dbt project, or name it with --project-dir (or DBT_PROJECT_DIR). Nothing was read "
+        f"or written.")
+    named = CliRunner().invoke(main, ["history", "--project-dir", str(tmp_path / "nowhere")])
+    assert named.exit_code == 1
+    assert f"no dbt_project.yml in {(tmp_path / 'nowhere').resolve()}. Run dbt-backfill" in named.output
+
+
+def test_a_packet_reviewed_restructure_first_is_approved_only_with_a_reason_recorded(tmp_path):
+    path = tmp_path / "spark.yml"
+    shutil.copy(EXAMPLES / "fct_trips__seed_spark.yml", path)
+    before = path.read_text()
+    review = yaml.safe_load(before)["review"]
+    assert review["verdict"] == "RESTRUCTURE FIRST"
+
+    refused = CliRunner().invoke(main, ["approve", str(path), "--by", "Dana Owner"])
+
+    assert refused.exit_code == 3, refused.output
+    assert refused.output.strip() == (
+        f"refused: the plan's review judged this packet RESTRUCTURE FIRST ({review['reason']}). Approve it only "
+        f"knowing why: --despite \"<reason>\" (recorded with the approval). The packet is unchanged.")
+    assert path.read_text() == before
+
+    approved = CliRunner().invoke(main, ["approve", str(path), "--by", "Dana Owner", "--despite",
+                                         "the job is paused for the apply"])
+
+    assert approved.exit_code == 0, approved.output
+    assert (f"Its review: RESTRUCTURE FIRST ({review['reason']}); approved despite it: the job is paused for the "
+            f"apply.") in approved.output
+    approval = Packet.read(path).approval
+    assert approval.despite == "the job is paused for the apply" and approval.packet_sha256 == Packet.read(path).sha256()
+
+
+def test_a_safe_packet_s_approval_repeats_its_verdict(tmp_path):
+    path = tmp_path / "seed.yml"
+    shutil.copy(EXAMPLES / "fct_trips__seed.yml", path)
+    data = yaml.safe_load(path.read_text())
+    data["approval"] = None
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    approved = CliRunner().invoke(main, ["approve", str(path), "--by", "Dana Owner"])
+    assert approved.exit_code == 0, approved.output
+    assert f"Its review: SAFE TO RUN ({data['review']['reason']})." in approved.output
+    assert Packet.read(path).approval.despite is None
