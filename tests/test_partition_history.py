@@ -100,7 +100,7 @@ def test_a_rollback_restores_only_what_its_run_wrote_and_partitions_names_each_w
     # the second plan's review names the first, open over the same partition
     review = yaml.safe_load(path_b.read_text())["review"]["checks"][2]["finding"]
     assert (f"Other runs over these partitions: run {a['run_id']} (planned ") in review
-    assert ", 2026-03-01): approved by Dana Owner, not applied: open." in review
+    assert ", 2026-03-01): no approval recorded, not applied: open." in review  # approved offline: the trail cannot know
     ok(trips.backfill("apply", str(path_a)))
     applied = ok(trips.backfill("apply", str(path_b)))  # 2026-03-01 already holds these rows: skipped
     assert (f"  2026-03-01: the same rows as run {a['run_id']} (approved by Dana Owner) replaced it at ") in applied.stdout

@@ -119,7 +119,7 @@
       {% elif run.approved_by %}
         {% set state = 'approved by ' ~ run.approved_by ~ ', not applied: open' %}
       {% else %}
-        {% set state = 'not approved, not applied: open' %}
+        {% set state = 'no approval recorded, not applied: open' %}
       {% endif %}
       {% do others.append({'run_id': other_id, 'partitions': shared, 'state': state, 'planned_at': run.planned_at,
                            'said': 'run ' ~ other_id ~ ' (planned ' ~ run.planned_at ~ ', ' ~ shared | join(', ') ~ '): ' ~ state}) %}
