@@ -370,3 +370,22 @@ def test_on_the_pure_dbt_path_a_blocked_plan_fails_the_job_and_a_person_reads_li
     header = next(line for line in history.stdout.splitlines() if "recorded at" in line)
     assert header.split("recorded at", 1)[1].split() == ["run", "model", "event", "partition", "approved", "by", "by",
                                                         "outcome"]
+
+
+def test_clean_orphans_gives_true_reasons_a_blocked_packet_s_stages_go_an_applied_run_s_wait_for_its_deadline(trips):
+    path, packet = approved(trips)  # first: a saved state of the slot
+    ok(trips.backfill("apply", str(path)))
+    # a pure-dbt plan judged BLOCK (its gate fails on a day the model now empties): recorded for review only
+    trips.query("delete from raw.trip_events where trip_date = '2026-02-28'")
+    gated = trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args", "{model: fct_trips, partitions: [2026-02-28]}")
+    assert gated.returncode == 1 and "refused (review_blocked)" in gated.stdout, gated.output
+    blocked = gated.result("plan_backfill")["run_id"]
+
+    listed = ok(trips.backfill("clean", "--orphans", "--json")).json()["relations"]  # runs younger than a day
+
+    assert {(r["kind"], r["action"]) for r in listed if r["run_id"] == blocked} == {("build a", "drop"),
+                                                                                  ("build b", "drop")}
+    applied = [r for r in listed if r["run_id"] == packet["run_id"]]
+    assert {r["reason"] for r in applied if r["kind"] != "backup"} == {
+        f"its packet can be applied until {packet['expires_at']}"}
+    assert all("a plan may still be building it" not in (r["reason"] or "") for r in applied)
