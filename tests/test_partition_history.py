@@ -218,6 +218,9 @@ def test_five_runs_and_the_live_job_over_overlapping_partitions_and_what_each_co
     ok(trips.backfill("apply", str(path_a)))
     ledger = ledger_agrees(trips)
     assert set(ledger) == {"2026-03-01", "2026-03-02"}  # 2026-03-03: the repair changes nothing there
+    again = ok(trips.backfill("apply", str(path_a)))
+    assert again.stdout.startswith(f"Applied {a['run_id']} to ") and ": nothing replaced, every partition already " \
+        "equals the approval (read now)." in again.stdout and "rows before" not in again.stdout
     assert "Next: every partition is as approved" in ok(trips.backfill("status", str(path_a))).stdout
 
     # the live job moves forward: a new day, published by its own run
@@ -228,7 +231,12 @@ def test_five_runs_and_the_live_job_over_overlapping_partitions_and_what_each_co
 
     # a later correction of 2026-03-02: run B repairs that day over A's rows
     event(trips, 31, 1006, "2026-03-02", 5.00)
-    path_b, b = plan_and_approve(trips, "b", ["2026-03-02"])
+    event(trips, 33, 1020, "2026-03-02", 17.00, "completed", "2026-03-02 12:00:00+00")  # a trip that arrived late
+    planned_b = ok(trips.plan("fct_trips", ["2026-03-02"], "--out", "backfills/b.yml"))
+    assert "Added keys (sample):\n  2026-03-02  trip_id: 1020\n" in planned_b.stdout
+    path_b = trips.dir / "backfills/b.yml"
+    ok(trips.approve(path_b, "Lee Owner"))
+    b = yaml.safe_load(path_b.read_text())
     ok(trips.backfill("apply", str(path_b)))
     ledger = ledger_agrees(trips)
     assert ledger["2026-03-02"]["run_id"] == b["run_id"] and ledger["2026-03-01"]["run_id"] == a["run_id"]
