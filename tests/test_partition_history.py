@@ -10,6 +10,7 @@ import yaml
 from backends import TRANSACTIONAL_ADAPTERS
 from conftest import trips_on
 from test_tampering import approved, refused, snapshot
+from dbt_backfill.demo import BACKFILL_DAYS as SEED_DAYS
 
 trips = trips_on(TRANSACTIONAL_ADAPTERS)
 
@@ -58,7 +59,9 @@ def test_a_rollback_of_an_older_run_never_undoes_a_later_repair_of_the_same_part
     assert (f"2026-03-01 holds what run {b['run_id']} (approved by Lee Owner) wrote at ") in status.stdout
     assert ("(this run was rolled back there before); `dbt-backfill rollback backfills/q1_fix_v3.yml` undoes that "
             "run") in status.stdout
-    assert "The other partition(s): 2026-03-03 as approved (the repair changes nothing there)." in status.stdout
+    # 2026-03-03, which neither repair changes, B's apply found already holding its rows: B's now
+    assert (f"2026-03-03 holds what run {b['run_id']} (approved by Lee Owner) took as its own (it already held its "
+            f"approved rows) at ") in status.stdout
     ok(trips.backfill("verify", str(path_b)))
     # clean: the newer run's backups are still needed; the older run, rolled back already, needs none
     kept = trips.backfill("clean", str(path_b))
@@ -148,17 +151,25 @@ group by 1
 BY_STATUS_SQL = """{{ config(materialized='table') }}
 select status, count(*) as trips, sum(fare) as fares from {{ ref('fct_trips') }} group by status
 """
+# one row per completed trip, its day alone: the repair changes how many times a row appears, nothing else
+COMPLETED_DAYS_SQL = """{{ config(materialized='incremental', incremental_strategy='append') }}
+select trip_date from {{ ref('fct_trips') }} where status = 'completed'
+{% if is_incremental() %}and trip_date > (select max(trip_date) from {{ this }}){% endif %}
+"""
 
 
 def test_a_cascade_over_a_downstream_model_it_cannot_map_exits_non_zero_naming_every_differing_partition(trips):
     (trips.dir / "models" / "monthly_fares.sql").write_text(MONTHLY_SQL)
-    (trips.dir / "models" / "fares_by_status.sql").write_text(BY_STATUS_SQL)
+    (trips.dir / "models" / "completed_days.sql").write_text(COMPLETED_DAYS_SQL)
     (trips.dir / "models" / "monthly_fares.yml").write_text(yaml.safe_dump({"version": 2, "models": [
         {"name": "monthly_fares", "config": {"meta": {"backfill": {"partition_by": "fare_month",
                                                                    "business_key": ["fare_month"]}}}}]}))
-    ok(trips.dbt("run", "--select", "monthly_fares", "fares_by_status"))
-    downstream = {name: trips.rows(f"analytics.{name}") for name in ("monthly_fares", "fares_by_status")}
+    ok(trips.dbt("run", "--select", "monthly_fares", "completed_days"))
     path, _ = plan_and_approve(trips, "root", ["2026-03-01", "2026-03-02", "2026-03-03"])
+    # and a model that becomes a child of the root after its plan: not covered by the approval, still checked
+    (trips.dir / "models" / "fares_by_status.sql").write_text(BY_STATUS_SQL)
+    ok(trips.dbt("run", "--select", "fares_by_status"))
+    downstream = {name: trips.rows(f"analytics.{name}") for name in ("monthly_fares", "fares_by_status", "completed_days")}
 
     result = trips.backfill("apply", str(path), "--cascade")
 
@@ -167,8 +178,12 @@ def test_a_cascade_over_a_downstream_model_it_cannot_map_exits_non_zero_naming_e
     assert ("monthly_fares: its partitions do not map onto the root's, so it was not rebuilt; compared with a full "
             "build of it now, partition(s) 202603 differ from a full build of it: repair with "
             "`dbt-backfill plan monthly_fares --partitions 202603`") in result.stderr
-    assert ("fares_by_status: its partitions do not map onto the root's, so it was not rebuilt; compared with a full "
-            "build of it now, ") in result.stderr
+    # the same rows, fewer times: two trips are no longer completed
+    assert ("completed_days: its partitions do not map onto the root's, so it was not rebuilt; compared with a full "
+            "build of it now, 2 row(s) differ from a full build of it: repair with `dbt run --select completed_days "
+            "--full-refresh`") in result.stderr
+    assert ("fares_by_status: it became downstream of the root after the root's plan, so it was not rebuilt; compared "
+            "with a full build of it now, ") in result.stderr
     assert "row(s) differ from a full build of it: repair with `dbt run --select fares_by_status`" in result.stderr
     assert result.stderr.startswith("root applied, downstream left to you: ")
     # the root is applied; what was left is as it was
@@ -186,13 +201,31 @@ def event(project, event_id, trip_id, day, fare, status="corrected", at="2026-04
 
 
 def audit_last_writes(project):
-    """Each partition's last write, read from the audit table with the test's own SQL: (run, event, sha256)."""
-    rows = project.query("select partition_value, run_id, event, fingerprint_after from analytics_backfill.dbt_backfill_audit "
-                         "where target like '%fct_trips' and (event = 'partition_replaced' or (event = 'rolled_back' "
-                         "and outcome = 'restored')) order by recorded_at")
+    """Each partition's last writer, read from the audit table with the test's own SQL and rule: (run, event, sha256)
+    of the last write of the run whose rows it holds (a replacement or an apply that found its rows already there
+    puts a run on top, a rollback takes it off), else of its last write."""
     import json
-    return {value: (run, "replaced" if kind == "partition_replaced" else "restored", json.loads(after)["sha256"])
-            for value, run, kind, after in rows}
+    rows = project.query("select partition_value, run_id, event, outcome, fingerprint_after from "
+                         "analytics_backfill.dbt_backfill_audit where target like '%fct_trips' and (event = "
+                         "'partition_replaced' or (event = 'partition_skipped' and outcome = 'already equal to the "
+                         "approval') or (event = 'rolled_back' and outcome in ('restored', 'released'))) "
+                         "order by recorded_at")
+    writes, holders = {}, {}
+    for value, run, kind, outcome, after in rows:
+        event = {"partition_replaced": "replaced", "partition_skipped": "adopted"}.get(kind, outcome)
+        writes.setdefault(value, []).append((run, event, json.loads(after)["sha256"]))
+        stack = holders.setdefault(value, [])
+        if run in stack:
+            stack.remove(run)
+        if event in ("replaced", "adopted"):
+            stack.append(run)
+    def standing(ws, run):  # an adoption right after the run's own replacement adds nothing to it
+        kept = []
+        for w in ws:
+            if w[0] == run and not (w[1] == "adopted" and kept and kept[-1][1] == "replaced"):
+                kept.append(w)
+        return kept[-1]
+    return {value: standing(ws, holders[value][-1]) if holders[value] else ws[-1] for value, ws in writes.items()}
 
 
 def ledger_agrees(project, also=()):
@@ -217,7 +250,7 @@ def test_five_runs_and_the_live_job_over_overlapping_partitions_and_what_each_co
     path_a, a = approved(trips)
     ok(trips.backfill("apply", str(path_a)))
     ledger = ledger_agrees(trips)
-    assert set(ledger) == {"2026-03-01", "2026-03-02"}  # 2026-03-03: the repair changes nothing there
+    assert set(ledger) == set(SEED_DAYS) and ledger["2026-03-03"]["event"] == "adopted"  # unchanged by the repair
     again = ok(trips.backfill("apply", str(path_a)))
     assert again.stdout.startswith(f"Applied {a['run_id']} to ") and ": nothing replaced, every partition already " \
         "equals the approval (read now)." in again.stdout and "rows before" not in again.stdout
@@ -253,10 +286,9 @@ def test_five_runs_and_the_live_job_over_overlapping_partitions_and_what_each_co
                                                     f"{b['run_id']} (approved by Lee Owner) replaced it at ")
     assert snapshot(trips) == before
     ok(trips.backfill("rollback", str(path_b), "--by", "Sam Ops"))
-    ledger = ledger_agrees(trips)
-    assert ledger["2026-03-02"]["said"].startswith(f"as last written: run {b['run_id']} (approved by Lee Owner) rolled "
-                                                   f"it back at ")
-    assert ledger["2026-03-02"]["said"].endswith("(by Sam Ops)")
+    ledger = ledger_agrees(trips)  # 2026-03-02 holds A's rows again: A's replacement is what stands
+    assert ledger["2026-03-02"]["said"].startswith(f"as last written: run {a['run_id']} (approved by Dana Owner) "
+                                                   f"replaced it at ")
     ok(trips.backfill("verify", str(path_a)))
     ok(trips.backfill("rollback", str(path_a), "--by", "Sam Ops"))
     ledger_agrees(trips)
@@ -397,3 +429,65 @@ def test_clean_orphans_gives_true_reasons_a_blocked_packet_s_stages_go_an_applie
     assert {r["reason"] for r in applied if r["kind"] != "backup"} == {
         f"its packet can be applied until {packet['expires_at']}"}
     assert all("a plan may still be building it" not in (r["reason"] or "") for r in applied)
+
+
+# -- what the attack on the ledger found (issue 37's review) ---------------------------------------------------------
+
+def test_a_run_that_found_its_rows_already_there_is_on_top_and_its_rollback_only_steps_aside(trips):
+    path_a, a = approved(trips)
+    path_b, b = plan_and_approve(trips, "b", [p["value"] for p in a["partitions"]])
+    ok(trips.backfill("apply", str(path_a)))
+    ok(trips.backfill("apply", str(path_b)))  # every partition already holds B's approved rows: B takes them
+    ok(trips.backfill("verify", str(path_b)))
+    repaired = snapshot(trips)
+
+    refused(trips.backfill("rollback", str(path_a)), f"partition 2026-03-01 was written after run {a['run_id']}: run "
+            f"{b['run_id']} (approved by Lee Owner) found it already holding its approved rows at ")
+    assert snapshot(trips) == repaired
+    stepped_aside = ok(trips.backfill("rollback", str(path_b), "--by", "Sam Ops"))
+    assert "Left 2026-03-01 as it is, not replaced by this run: " in stepped_aside.stdout
+    assert snapshot(trips) == repaired  # nothing of B's to undo
+    ok(trips.backfill("rollback", str(path_a), "--by", "Sam Ops"))
+    assert snapshot(trips) != repaired
+
+
+def test_a_rollback_never_undoes_a_full_refresh_and_never_blames_a_backup_its_run_never_made(trips):
+    path_a, a = approved(trips)
+    trips.query("update analytics.fct_trips set fare = fare + 1 where trip_date = '2026-03-02'")  # the live job
+    partial = trips.backfill("apply", str(path_a))
+    refused(partial, "partition 2026-03-02 changed since the plan")
+    rolled_back = ok(trips.backfill("rollback", str(path_a), "--by", "Sam Ops"))
+    assert "restored 2026-03-01, each equal to its fingerprint before the apply" in rolled_back.stdout
+    assert ("Left 2026-03-02 as it is, not replaced by this run: its apply never wrote it, so there is nothing of it "
+            "to undo there.") in rolled_back.stdout
+
+    trips.query("update analytics.fct_trips set fare = fare - 1 where trip_date = '2026-03-02'")
+    ok(trips.backfill("apply", str(path_a)))
+    ok(trips.dbt("run", "--select", "fct_trips", "--full-refresh", "--vars",
+                 "{dbt_backfill_allow_full_refresh: 'rebuild all'}"))
+    rebuilt = snapshot(trips)
+    refusal = trips.backfill("rollback", str(path_a))
+    refused(refusal, f"partition 2026-03-01 was written after run {a['run_id']}: a full refresh by ")
+    refusal = refusal.stderr
+    assert "rebuilt it at " in refusal and '("rebuild all")' in refusal
+    assert ("A full refresh cannot be rolled back; to change the partition, plan it again: `dbt-backfill plan "
+            "fct_trips --partitions 2026-03-01,2026-03-02,2026-03-03`.") in refusal
+    assert snapshot(trips) == rebuilt
+
+
+def test_a_later_run_whose_backups_are_gone_is_named_as_such_never_as_a_rollback_to_run(trips):
+    path_a, a = approved(trips)
+    ok(trips.backfill("apply", str(path_a)))
+    event(trips, 31, 1006, "2026-03-02", 5.00)
+    path_b, b = plan_and_approve(trips, "b", ["2026-03-02"])
+    ok(trips.backfill("apply", str(path_b)))
+    ok(trips.backfill("clean", str(path_b), "--drop-backups"))
+    before = snapshot(trips)
+
+    result = trips.backfill("rollback", str(path_a))
+
+    refused(result, f"partition 2026-03-02 was written after run {a['run_id']}: run {b['run_id']}")
+    assert (f"Run {b['run_id']} cannot be rolled back there either: its backup ") in result.stderr
+    assert ("is gone. To change the partition, plan it again: `dbt-backfill plan fct_trips --partitions "
+            "2026-03-01,2026-03-02,2026-03-03`.") in result.stderr
+    assert snapshot(trips) == before

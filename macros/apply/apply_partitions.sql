@@ -217,7 +217,7 @@
   {% set own = ledger.runs.get(run_id) or {} %}
   {% set own_order = [own.get('approved_at') or approval.get('approved_at') or '', own.get('planned_at') or ''] %}
   {% for partition in partitions %}
-    {% for write in ledger.writes[partition.value] | reverse if write.event == 'replaced' and write.run_id != run_id %}
+    {% for write in ledger.writes[partition.value] | reverse if write.event in ('replaced', 'adopted') and write.run_id != run_id %}
       {% set other = ledger.runs.get(write.run_id) or {} %}
       {% if [other.get('approved_at') or '', other.get('planned_at') or ''] > own_order %}
         {% set values = partitions | map(attribute='value') | join(',') %}

@@ -29,7 +29,7 @@
   {% set query %}
     with built as (select {{ compared | join(', ') }} from ({{ dbt_backfill._strip_statement_end(model_sql) }}) as model_rows),
          held as (select {{ compared | join(', ') }} from {{ relation }}),
-         differing as ((select * from built except select * from held) union all (select * from held except select * from built))
+         differing as ((select * from built except all select * from held) union all (select * from held except all select * from built))
     {% if grouped %}
     select {{ grouped }} as partition_value, count(*) as differing_rows from differing group by {{ grouped }}
     {% else %}

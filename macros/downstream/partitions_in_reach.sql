@@ -77,7 +77,7 @@
     {% set query %}
       with built as (select {{ compared | join(', ') }} from ({{ dbt_backfill._strip_statement_end(model_sql) }}) as model_rows),
            held as (select {{ compared | join(', ') }} from {{ target_relation }}),
-           differing as ((select * from built except select * from held) union all (select * from held except select * from built))
+           differing as ((select * from built except all select * from held) union all (select * from held except all select * from built))
       select {{ column }} as partition_value, 'held' as kind from held where {{ in_reach_sql }} group by {{ column }}
       union all
       select {{ column }} as partition_value, 'differing' as kind from differing group by {{ column }}

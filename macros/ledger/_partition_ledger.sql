@@ -1,12 +1,14 @@
 {#
   The partition ledger: what the audit trail says wrote each partition of the target, across every run. One read of
   the audit table (no second store), oldest first:
-    writes    per partition value, each replacement (`replaced`) and each restore (`restored`) a dbt-backfill run
-              committed there, and each allowed full refresh (`full_refresh`, every partition): {at, run_id, event,
-              approved_by, by, fingerprint (after the write), reason, seq (its place in the trail)};
+    writes    per partition value, each replacement (`replaced`), adoption (`adopted`: an apply found it already
+              holding its approved rows), restore (`restored`) and release (`released`: a rollback with nothing of
+              its own to undo) a dbt-backfill run committed there, and each allowed full refresh (`full_refresh`,
+              every partition): {at, run_id, event, approved_by, by, fingerprint (after the write), reason, backup
+              (a replacement's), seq (its place in the trail)};
     holders   per partition value, the runs whose rows it holds as the trail tells it, the last on top: a
-              replacement puts its run on top, a restore takes its run off, a full refresh clears it. A run that is
-              in `holders` but not on top was written over by the run on top;
+              replacement or an adoption puts its run on top, a restore or a release takes its run off, a full
+              refresh clears it. A run that is in `holders` but not on top was written over by the run on top;
     runs      per run that planned, was approved or wrote here: {approved_by, approved_at, planned_at, packet (the
               packet file the CLI's plan wrote, as it was named), pure_dbt, partitions (as planned), verdict}.
   `values`: the partitions to read (none: every partition the trail names). What a partition holds now is the
@@ -24,7 +26,8 @@
   {% set rows = dbt_backfill._execute('select cast(recorded_at as ' ~ dbt.type_string() ~ ') as recorded_at, run_id, event, '
       ~ 'partition_value, approved_by, fingerprint_after, outcome, detail from ' ~ audit ~ ' where target = '
       ~ dbt_backfill._sql_literal(dbt_backfill._relation_name(target_relation))
-      ~ " and event in ('planned', 'packet_recorded', 'approved', 'partition_replaced', 'rolled_back', 'full_refresh')"
+      ~ " and event in ('planned', 'packet_recorded', 'approved', 'partition_replaced', 'partition_skipped', 'rolled_back', "
+      ~ "'full_refresh')"
       ~ ' order by recorded_at, run_id').rows %}
   {% for row in rows %}
     {% set run = ledger.runs.setdefault(row['run_id'], {'approved_by': none, 'approved_at': none, 'planned_at': none,
@@ -48,15 +51,26 @@
             'approved_by': none, 'by': row['approved_by'], 'fingerprint': none, 'reason': row['detail']}) %}
         {% do ledger.holders[known].clear() %}
       {% endfor %}
-    {% elif value is not none and (values is none or value in ledger.writes)
-            and (event == 'partition_replaced' or (event == 'rolled_back' and row['outcome'] == 'restored')) %}
-      {% set writes = ledger.writes.setdefault(value, []) %}
-      {% set holders = ledger.holders.setdefault(value, []) %}
-      {% do writes.append({'seq': seq, 'at': at, 'run_id': row['run_id'], 'event': 'replaced' if event == 'partition_replaced' else 'restored',
-          'approved_by': row['approved_by'], 'by': (row['detail'] or '')[3:] if event == 'rolled_back' and (row['detail'] or '').startswith('by ') else none,
-          'fingerprint': fromjson(row['fingerprint_after']) if row['fingerprint_after'] else none, 'reason': none}) %}
-      {% if row['run_id'] in holders %}{% do holders.remove(row['run_id']) %}{% endif %}
-      {% if event == 'partition_replaced' %}{% do holders.append(row['run_id']) %}{% endif %}
+    {% elif value is not none and (values is none or value in ledger.writes) and (event in ('partition_replaced', 'rolled_back')
+            or (event == 'partition_skipped' and row['outcome'] == 'already equal to the approval')) %}
+      {#
+        replaced: the run wrote its rows there (detail: its backup); adopted: its apply found the partition already
+        holding its approved rows and took it as its own (no write, no backup: another run wrote the same rows, or
+        an interrupted attempt of its own did); restored: its rollback put the rows from before back; released: its
+        rollback found nothing of its own to undo there (adopted only). The last two take the run off the holders.
+      #}
+      {% set kind = {'partition_replaced': 'replaced', 'partition_skipped': 'adopted'}.get(event)
+          or ('restored' if row['outcome'] == 'restored' else 'released' if row['outcome'] == 'released' else none) %}
+      {% if kind %}
+        {% set writes = ledger.writes.setdefault(value, []) %}
+        {% set holders = ledger.holders.setdefault(value, []) %}
+        {% do writes.append({'seq': seq, 'at': at, 'run_id': row['run_id'], 'event': kind, 'approved_by': row['approved_by'],
+            'by': (row['detail'] or '')[3:] if event == 'rolled_back' and (row['detail'] or '').startswith('by ') else none,
+            'fingerprint': fromjson(row['fingerprint_after']) if row['fingerprint_after'] else none, 'reason': none,
+            'backup': row['detail'] if kind == 'replaced' else none}) %}
+        {% if row['run_id'] in holders %}{% do holders.remove(row['run_id']) %}{% endif %}
+        {% if kind in ('replaced', 'adopted') %}{% do holders.append(row['run_id']) %}{% endif %}
+      {% endif %}
     {% endif %}
   {% endfor %}
   {% do dbt_backfill._commit() %}
@@ -79,9 +93,11 @@
     {{ return('a full refresh by ' ~ (write.by or 'an unrecorded user') ~ ' rebuilt it at ' ~ write.at
               ~ (' ("' ~ write.reason ~ '")' if write.reason else '')) }}
   {% endif %}
-  {{ return('run ' ~ write.run_id ~ ' (approved by ' ~ (write.approved_by or 'an unrecorded approver') ~ ') '
-            ~ ('replaced it at ' ~ write.at if write.event == 'replaced'
-               else 'rolled it back at ' ~ write.at ~ ' (by ' ~ (write.by or 'an unrecorded user') ~ ')')) }}
+  {% set did = {'replaced': 'replaced it at ' ~ write.at,
+                'adopted': 'found it already holding its approved rows at ' ~ write.at ~ ' and took it as its own',
+                'released': 'was rolled back at ' ~ write.at ~ ' (by ' ~ (write.by or 'an unrecorded user') ~ ') with nothing of its own to undo there'}
+      .get(write.event, 'rolled it back at ' ~ write.at ~ ' (by ' ~ (write.by or 'an unrecorded user') ~ ')') %}
+  {{ return('run ' ~ write.run_id ~ ' (approved by ' ~ (write.approved_by or 'an unrecorded approver') ~ ') ' ~ did) }}
 {% endmacro %}
 
 {# The command that plans `values` of `model` again, on the path `run_id` was planned on (pure dbt or the CLI). #}
@@ -126,4 +142,15 @@
     {% endif %}
   {% endfor %}
   {{ return(others | sort(attribute='planned_at')) }}
+{% endmacro %}
+
+{# A run's standing on a partition: its last write there that says something — an apply that found the run's own
+   replacement already in place (an adoption right after it) adds nothing to that replacement. None without any. #}
+{% macro _standing(writes, run_id) %}
+  {% set standing = [] %}
+  {% for write in writes if write.run_id == run_id
+        and not (write.event == 'adopted' and standing and standing[-1].event == 'replaced') %}
+    {% do standing.append(write) %}
+  {% endfor %}
+  {{ return(standing[-1] if standing else none) }}
 {% endmacro %}

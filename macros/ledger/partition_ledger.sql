@@ -2,7 +2,9 @@
   The partition ledger of a model (`dbt-backfill partitions MODEL`): for each partition, who wrote it last as the
   audit trail records it (a run's replacement or restore, a full refresh, or nothing recorded: the live job or an
   unknown writer), when, the rows and SHA-256 it holds now, and whether it still holds what that writer wrote.
-  Only reads. Partitions: the named ones (values and inclusive ranges, as plan takes them), else every partition
+  The writer named is the run whose rows the partition holds as the trail tells it (the last to replace it, or to
+  find it already holding its approved rows), else the last write (a rollback, a full refresh). Only reads.
+  Partitions: the named ones (values and inclusive ranges, as plan takes them), else every partition
   the audit trail records a write of. Logs one line per partition; emits `ledger`: {model, target, partitions:
   [{value, rows, sha256, writer, run_id, event, at, approved_by, by, holds_writer, holders, said}]}.
 
@@ -66,7 +68,9 @@
    holds what that writer wrote, in words (`said`) and as fields. #}
 {% macro _ledger_entry(ledger, value, now) %}
   {% set writes = ledger.writes.get(value) or [] %}
-  {% set last = writes[-1] if writes else none %}
+  {# the writer whose rows it holds (the top of its holders), else the last write: a rollback, a full refresh #}
+  {% set holders = ledger.holders.get(value) or [] %}
+  {% set last = dbt_backfill._standing(writes, holders[-1]) if holders else writes[-1] if writes else none %}
   {% set holds = last is not none and last.fingerprint is not none and dbt_backfill._same_fingerprint(now, last.fingerprint) %}
   {% if last is none %}
     {% set said = 'no dbt-backfill write recorded: as the live job (or another writer) left it' %}

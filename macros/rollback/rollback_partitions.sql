@@ -14,19 +14,40 @@
   {% set restored = [] %}
   {# the partitions' history, read under the table's lock: no run writes them while this one reads and restores #}
   {% set ledger = dbt_backfill._partition_ledger(target_relation, partitions | map(attribute='value') | list) %}
-  {% do dbt_backfill._refuse_undoing_a_later_run(ledger, run_id, partitions) %}
+  {% do dbt_backfill._refuse_undoing_a_later_run(ledger, run_id, model, partitions) %}
   {% for partition in partitions %}
     {% set started = modules.datetime.datetime.now() %}
     {% do dbt_backfill.begin_transaction() %}
     {% set current = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
     {% set writes = ledger.writes[partition.value] %}
-    {% if not (writes | selectattr('run_id', 'equalto', run_id) | list) and writes and writes[-1].fingerprint
-          and dbt_backfill._same_fingerprint(current, writes[-1].fingerprint) %}
-      {# this run never replaced it, and it holds what another run wrote: that run's to undo, not this one's #}
+    {% set own_backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
+                                             identifier=partition.backup.identifier) %}
+    {#
+      This run never replaced it: no `partition_replaced` of its own, and no backup (a backup is made in the
+      replacement's own transaction; on Spark, before the swap, which may have happened without its audit row).
+      Nothing of this run is there to undo: what another run wrote is that run's to undo, and a partition this
+      run's apply took as its own (already holding its rows) or never reached is left as it is.
+    #}
+    {% if not (writes | selectattr('run_id', 'equalto', run_id) | selectattr('event', 'equalto', 'replaced') | list)
+          and own_backup is none %}
+      {% set explaining = [] %}
+      {% for write in writes if write.run_id != run_id and write.event == 'replaced' and write.fingerprint
+            and dbt_backfill._same_fingerprint(current, write.fingerprint) %}{% do explaining.append(write) %}{% endfor %}
+      {% set by_other = explaining[-1] if explaining else none %}
+      {% set adopted = run_id in ledger.holders[partition.value] %}
+      {% if adopted %}
+        {# off the partition's holders: a run written over this one can be rolled back again #}
+        {% do dbt_backfill.record_audit_event(target_relation, 'rolled_back', run_id, dbt_backfill._merged(audit_fields, {
+            'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': current,
+            'outcome': 'released', 'detail': ('by ' ~ rolled_back_by) if rolled_back_by else none})) %}
+      {% endif %}
       {% do dbt_backfill._commit() %}
       {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current,
-          'written_by': writes[-1].run_id, 'note': 'not replaced by this run: ' ~ dbt_backfill._describe_write(writes[-1])
-          ~ ' and it still holds those rows; `' ~ dbt_backfill._rollback_command(ledger, writes[-1].run_id) ~ '` undoes that'}) %}
+          'written_by': by_other.run_id if by_other else none,
+          'note': 'not replaced by this run: ' ~ (dbt_backfill._describe_write(by_other) ~ ' and it still holds those rows; `'
+                  ~ dbt_backfill._rollback_command(ledger, by_other.run_id) ~ '` undoes that' if by_other
+                  else 'its apply found it already holding the approved rows' if adopted
+                  else 'its apply never wrote it, so there is nothing of it to undo there')}) %}
       {% continue %}
     {% endif %}
     {% if dbt_backfill._same_fingerprint(current, partition.target_before) %}
@@ -125,28 +146,49 @@
 {% endmacro %}
 
 {#
-  Refuse, before anything is restored, a rollback of `run_id` that would undo a later run: a partition this run
-  replaced that another run replaced after it (that run's rows are on top of the partition's ledger). Names the
-  later run, who approved it, when, and the command that rolls it back first; says when this run was itself
-  rolled back already.
+  Refuse, before anything is restored, a rollback of `run_id` that would undo what came after it: a partition this
+  run wrote (or took as its own) on which, later, another run still standing wrote or took it as its own, or an
+  allowed full refresh rebuilt it. Names that run (its approver, when) and the command that rolls it back first — or,
+  where it cannot be rolled back (its backup is gone, a full refresh), the plan that changes the partition; says when
+  this run was itself rolled back already.
 #}
-{% macro _refuse_undoing_a_later_run(ledger, run_id, partitions) %}
+{% macro _refuse_undoing_a_later_run(ledger, run_id, model, partitions) %}
   {% for partition in partitions %}
     {% set holders = ledger.holders[partition.value] %}
-    {% set own = ledger.writes[partition.value] | selectattr('run_id', 'equalto', run_id) | list %}
-    {% set later = (ledger.writes[partition.value] | selectattr('run_id', 'equalto', holders[-1]) | list)[-1]
-        if own and holders and holders[-1] != run_id else none %}
-    {% if later and later.seq > own[-1].seq %}
-      {% set undone = own[-1] if own[-1].event == 'restored' else none %}
+    {% set writes = ledger.writes[partition.value] %}
+    {% set own = writes | selectattr('run_id', 'equalto', run_id) | list %}
+    {% set after = [] %}
+    {% for write in writes if own and write.seq > own[-1].seq and write.run_id != run_id
+          and (write.event == 'full_refresh' or (write.event in ('replaced', 'adopted') and write.run_id in holders)) %}
+      {% do after.append(write) %}
+    {% endfor %}
+    {% if after %}
+      {% set later = after[-1] %}
+      {% set undone = own[-1] if own[-1].event in ('restored', 'released') else none %}
+      {% set gone = dbt_backfill._backup_gone(later) %}
+      {% set values = partitions | map(attribute='value') | join(',') %}
+      {% set next = ('A full refresh cannot be rolled back; to change the partition, plan it again: `'
+                     ~ dbt_backfill._plan_command(ledger, run_id, model, values) ~ '`.') if later.event == 'full_refresh'
+          else ('Run ' ~ later.run_id ~ ' cannot be rolled back there either: its backup ' ~ gone ~ ' is gone. To change '
+                ~ 'the partition, plan it again: `' ~ dbt_backfill._plan_command(ledger, run_id, model, values) ~ '`.') if gone
+          else 'To undo run ' ~ later.run_id ~ ': `' ~ dbt_backfill._rollback_command(ledger, later.run_id) ~ '`.' %}
       {% do dbt_backfill._refuse('later_run_wrote',
           'partition ' ~ partition.value ~ ' was written after run ' ~ run_id ~ ': ' ~ dbt_backfill._describe_write(later)
           ~ (', after run ' ~ run_id ~ ' itself was rolled back at ' ~ undone.at ~ ' (by ' ~ (undone.by or 'an unrecorded user') ~ ')'
              if undone else '')
-          ~ '. Rolling back run ' ~ run_id ~ ' now would undo that later repair, so nothing was restored: every partition '
-          ~ 'is unchanged. ' ~ ('Run ' ~ run_id ~ ' has nothing left to undo there. ' if undone else '')
-          ~ 'To undo run ' ~ later.run_id ~ ': `' ~ dbt_backfill._rollback_command(ledger, later.run_id) ~ '`.',
+          ~ '. Rolling back run ' ~ run_id ~ ' now would undo that later ' ~ ('rebuild' if later.event == 'full_refresh' else 'repair')
+          ~ ', so nothing was restored: every partition is unchanged. '
+          ~ ('Run ' ~ run_id ~ ' has nothing left to undo there. ' if undone else '') ~ next,
           {'partition': partition.value, 'later_run': later.run_id, 'later_approved_by': later.approved_by,
            'later_at': later.at, 'rolled_back_at': undone.at if undone else none}) %}
     {% endif %}
   {% endfor %}
+{% endmacro %}
+
+{# The backup a replacement recorded (its audit row's detail), when it no longer exists: its name; else none. #}
+{% macro _backup_gone(write) %}
+  {% if write.event != 'replaced' or not write.get('backup') %}{{ return(none) }}{% endif %}
+  {% set parts = write.backup.split('.') %}
+  {% set found = adapter.get_relation(database=parts[0] if parts | length > 2 else none, schema=parts[-2], identifier=parts[-1]) %}
+  {{ return(write.backup if found is none else none) }}
 {% endmacro %}

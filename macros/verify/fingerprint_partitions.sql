@@ -26,11 +26,10 @@
     {# who wrote each partition last, as the audit trail records it (_partition_ledger), and this run's own last write #}
     {% set history = dbt_backfill._partition_ledger(relation, partitions | map('string') | list) %}
     {% for item in fingerprints %}
-      {% set own = history.writes[item.value | string] | selectattr('run_id', 'equalto', run_id) | list %}
       {% set entry = dbt_backfill._ledger_entry(history, item.value | string, item.fingerprint) %}
       {% do entry.pop('fingerprint') %}
       {% do entry.update({'rollback_command': dbt_backfill._rollback_command(history, entry.run_id) if entry.run_id else none}) %}
-      {% do item.update({'ledger': entry, 'own_last': own[-1] if own else none}) %}
+      {% do item.update({'ledger': entry, 'own_last': dbt_backfill._standing(history.writes[item.value | string], run_id)}) %}
     {% endfor %}
   {% endif %}
   {% if expected is not none %}

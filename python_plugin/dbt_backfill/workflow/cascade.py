@@ -187,6 +187,12 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
                                                    f"{len(applied.skipped)} already equal (reach: "
                                                    f"{describe_reach(reach)} of {', '.join(upstream)}; every other "
                                                    f"partition equal to a full build of it)", child.path, applied))
+    # a model that became a child of the root after its plan (a new file, a new ref): not covered by the approval,
+    # never rebuilt, but never left unchecked either
+    listed = {entry.get("unique_id") for entry in packet.downstream}
+    for unique_id in sorted(set(runner.compile_model(packet.model).downstream_bindings) - listed):
+        steps.append(_probed(runner, unique_id.split(".")[-1], "it became downstream of the root after the root's plan",
+                             changed))
     return CascadeResult(root=root, steps=tuple(steps))
 
 
@@ -196,6 +202,8 @@ def _probed(runner: DbtRunner, model: str, why: str, changed: dict[str, list[str
     (downstream_drift): proven equal (`unchanged`: its children may rely on it), or `stale`, naming the partitions
     that differ and the command that repairs them. Never reported as done while it differs."""
     node = runner.compile_model(model)
+    if node.materialized in ("view", "ephemeral"):
+        return CascadeStep(model, "not_rebuilt", f"{why}; a {node.materialized}: it reads its parents when queried")
     spec = node.meta_backfill or {}
     partition_by = spec.get("partition_by") if isinstance(spec, dict) else None
     excluded = spec.get("exclude_columns") or [] if isinstance(spec, dict) else []

@@ -36,7 +36,7 @@ class PartitionState:
     def written_by_another_run(self) -> bool:
         """It holds what another run wrote last: that run's to undo, not this packet's."""
         return bool(self.ledger and self.ledger.get("writer") == "run" and self.ledger.get("holds_writer")
-                    and self.ledger.get("event") == "replaced" and self.ledger.get("run_id") != self.run_id)
+                    and self.ledger.get("event") in ("replaced", "adopted") and self.ledger.get("run_id") != self.run_id)
 
     run_id: str | None = None
 
@@ -80,10 +80,9 @@ class TargetState:
                     f"rows: " + "; ".join(f"{p.value} {p.ledger['said']}" if p.ledger else p.value for p in odd)
                     + f". apply and rollback both refuse them; find the writer, then plan again: "
                       f"`dbt-backfill plan {self.packet.model} --partitions {','.join(p.value for p in odd)}`")
-        rolled_back = [p for p in self.partitions if p.own_last and p.own_last.get("event") == "restored"
-                       and p.state == AS_BEFORE]
+        rolled_back = [p for p in self.partitions if p.own_last and p.own_last.get("event") in ("restored", "released")]
         if rolled_back and all(p.state == AS_BEFORE or p.unchanged_by_the_repair for p in self.partitions) and not any(
-                p.own_last and p.own_last.get("event") == "replaced" for p in self.partitions):
+                p.own_last and p.own_last.get("event") in ("replaced", "adopted") for p in self.partitions):
             last = rolled_back[-1].own_last or {}
             return (f"run {self.packet.run_id} was rolled back at {last.get('at')} by "
                     f"{last.get('by') or 'an unrecorded user'}: every partition holds its rows from before the apply. "
@@ -159,12 +158,15 @@ def _written_by_another_run(p: PartitionState) -> str:
     """A partition whose last recorded writer is another run, in words: that run, its approver, when, what this
     packet's rollback does with it, and how to undo that run."""
     ledger = p.ledger or {}
-    ours = ("this run replaced it before, so `rollback` of this packet refuses it"
-            if p.own_last and p.own_last.get("event") == "replaced" else
-            "this run was rolled back there before" if p.own_last else
+    own = p.own_last.get("event") if p.own_last else None
+    ours = ("this run replaced it before, so `rollback` of this packet refuses it" if own == "replaced" else
+            "this run's apply found it holding its approved rows before, so `rollback` of this packet refuses it"
+            if own == "adopted" else
+            "this run was rolled back there before" if own else
             "this run did not replace it, so `rollback` of this packet leaves it alone")
     approver = ledger.get("approved_by") or "an unrecorded approver"
-    return (f"{p.value} holds what run {ledger.get('run_id')} (approved by {approver}) wrote at {ledger.get('at')} "
+    how = "wrote" if ledger.get("event") == "replaced" else "took as its own (it already held its approved rows)"
+    return (f"{p.value} holds what run {ledger.get('run_id')} (approved by {approver}) {how} at {ledger.get('at')} "
             f"({ours}); `{ledger.get('rollback_command')}` undoes that run")
 
 
