@@ -5,6 +5,11 @@
   restore from the backup (which must exist); anything else — changed since the apply: refuse, this partition
   and the rest unchanged. Takes the table's backfill lock like apply. `rolled_back_by` says who ran it (the CLI:
   --by, else "OS user <name>"); each `rolled_back` row records it as its detail, "by <who>".
+  Across runs (the partition ledger, read under the lock before anything is restored): a partition on which a
+  later run still standing wrote, or took as its own, or that a full refresh rebuilt after this run, refuses the
+  whole rollback (`later_run_wrote`); a partition this run never replaced (no replacement of its own, no backup) is
+  left as it is and said so, and where its apply had taken it as its own a `rolled_back` row `released` takes the
+  run off it.
 #}
 {% macro rollback_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
                              approval={}, packet_sha256=none, rolled_back_by=none) %}
