@@ -35,18 +35,18 @@
                                          identifier=partition.backup.identifier) %}
     {% set holders = ledger.holders[partition.value] %}
     {% set own = ledger.writes[partition.value] | selectattr('run_id', 'equalto', run_id) | list %}
-    {% if backup is not none and own and run_id not in holders %}
+    {# a backup that cannot be read safely (a view, writable by others, code on read) is neither read nor dropped #}
+    {% set unsafe = dbt_backfill._unsafe_to_read(backup, target_relation) if backup is not none else none %}
+    {% if backup is not none and unsafe %}
+      {% do kept_unsure.append(partition.value ~ ' (its backup is ' ~ unsafe | join(', ') ~ ': not read)') %}
+    {% elif backup is not none and own and run_id not in holders %}
       {# this run's replacement there was rolled back: nothing of it is left to undo, its backup is spare #}
     {% elif backup is not none and run_id in holders and holders[-1] != run_id %}
       {% do after_later.append(partition.value ~ ' (run ' ~ holders[-1] ~ ' wrote it after this run)') %}
       {% do later_commands.append('`' ~ dbt_backfill._rollback_command(ledger, holders[-1]) ~ '`') %}
     {% elif backup is not none %}
-      {# a backup that cannot be read safely (a view, writable by others, code on read) is not read: kept #}
-      {% set unsafe = dbt_backfill._unsafe_to_read(backup, target_relation) %}
-      {% set in_backup = dbt_backfill._fingerprint_in_scope(backup, scope) if not unsafe else none %}
-      {% if unsafe %}
-        {% do kept_unsure.append(partition.value ~ ' (its backup is ' ~ unsafe | join(', ') ~ ': not read)') %}
-      {% elif dbt_backfill._same_fingerprint(in_backup, dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true)) %}
+      {% set in_backup = dbt_backfill._fingerprint_in_scope(backup, scope) %}
+      {% if dbt_backfill._same_fingerprint(in_backup, dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true)) %}
       {% elif dbt_backfill._same_fingerprint(in_backup, partition.target_before) %}
         {% do rollback_possible.append(partition.value) %}
       {% else %}

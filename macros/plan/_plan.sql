@@ -40,6 +40,7 @@
   {% endfor %}
   {% do dbt_backfill._columns(target_relation, order_names, 'order_by') %}
   {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_names) %}
+  {% do dbt_backfill._check_partition_values(scope, partitions) %}
   {# values a range stepped over that neither the target nor the model's output holds (202513 in 202512..202602, a
      day with no rows): found in one query before any stage is built, and left out; a value named alone stays #}
   {% set vacant = dbt_backfill._vacant_in_ranges(target_relation, scope, model_sql, from_ranges | select('in', partitions) | list) %}
@@ -51,7 +52,6 @@
           ~ 'Nothing was built and the target is unchanged.') %}
     {% endif %}
   {% endif %}
-  {% do dbt_backfill._check_partition_values(scope, partitions) %}
   {% do dbt_backfill._reconciliation_gates(checks, target_relation, scope, []) %}
   {% set sources = sources if sources is not none else dbt_backfill._relations_read(node) %}
   {# what each partition's builds read of the inputs with event_time; the pin below reads the same #}
