@@ -70,6 +70,13 @@ class ThrowawaySparkConnect:
                         # two shuffle partitions for two cores and rows by the dozen (the default, 200, is sized for a
                         # cluster): the change summary's joins take 2.4 s instead of 3.5 s each, warm
                         "--conf", "spark.sql.shuffle.partitions=2",
+                        # every statement is a handful of rows once: compiling Java for it (whole-stage and expression
+                        # codegen) and re-planning it adaptively cost more CPU than they save, and the JVM shares the
+                        # two cores with the other xdist worker. A plan and apply of the seed scenario: 151 s -> 117 s
+                        # (DEVELOPING.md). Interpreted evaluation is Spark's own fallback: the same results.
+                        "--conf", "spark.sql.codegen.wholeStage=false",
+                        "--conf", "spark.sql.codegen.factoryMode=NO_CODEGEN",
+                        "--conf", "spark.sql.adaptive.enabled=false",
                         "--driver-java-options", f"-Dderby.system.home={self.dir}"],
                        env=self.env, check=True, capture_output=True, cwd=self.dir)
         server = SparkServer(f"sc://127.0.0.1:{self.port}")

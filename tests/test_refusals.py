@@ -39,12 +39,13 @@ class Case:
     exit: int
     says: str
     prepare: Optional[Callable] = None  # project -> None, run before the command
-    # decided in Python before any SQL (the packet, the approval, the arguments): the same on every engine, so not
-    # run again on Spark, whose every command costs a Spark session
+    # decided in Python before any SQL (the packet, the approval, the arguments): the same on every engine, so run
+    # once, on DuckDB (no server)
     engine_free: bool = False
-    # decided by the same SQL on every engine over what the engine's leaves compute (two builds' fingerprints, key
-    # counts, a gate's totals), and those leaves are proved on Spark by test_canonical_fingerprint (same fingerprint,
-    # key counts and totals as PostgreSQL and DuckDB): not run again on Spark, where each case costs 25-65 s
+    # decided by the same SQL or Jinja on every engine over what the engine's leaves compute (two builds'
+    # fingerprints, key counts, a gate's totals, the model's column names), and those leaves are proved on Spark by
+    # test_canonical_fingerprint (same fingerprint, key counts and totals as PostgreSQL and DuckDB) and by every Spark
+    # plan (its columns): not run again on Spark, where each case costs 10-65 s
     above_the_engine: bool = False
 
 
@@ -141,7 +142,7 @@ CASES = [
     Case("order_by with a direction that is not asc or desc", plan("fct_trips", DAYS, "--order-by", "updated_at newest"),
          1, "'updated_at newest' is not a column optionally followed by asc or desc", engine_free=True),
     Case("order_by naming a column the model lacks", plan("fct_trips", DAYS, "--order-by", "loaded_at desc"), 1,
-         "has no column loaded_at (named as order_by)"),
+         "has no column loaded_at (named as order_by)", above_the_engine=True),
     Case("timestamp partition column", plan("fct_trips", "2026-03-01", "--partition-by", "updated_at"), 1,
          "a partition column must hold whole partition values"),
     # 4. approval integrity
@@ -158,13 +159,13 @@ CASES = [
     Case("unknown model", plan("fct_trip"), 1, "no model named fct_trip", engine_free=True),
     Case("model without meta.backfill", plan("trip_events_volatile"), 1, "has no meta.backfill", engine_free=True),
     Case("missing partition column", plan("fct_trips", DAYS, "--partition-by", "trip_day"), 1,
-         "has no column trip_day (named as partition_by)"),
+         "has no column trip_day (named as partition_by)", above_the_engine=True),
     Case("missing key column", plan("fct_trips", DAYS, "--business-key", "trip_id,driver_id"), 1,
-         "has no column driver_id (named as business_key)"),
+         "has no column driver_id (named as business_key)", above_the_engine=True),
     Case("additive column that is not numeric", plan("fct_trips", DAYS, "--additive", "status"), 1,
          "additive column status is"),
     Case("excluded column that does not exist", plan("fct_trips", DAYS, "--exclude-columns", "loaded_at"), 1,
-         "has no column loaded_at (named as exclude_columns)"),
+         "has no column loaded_at (named as exclude_columns)", above_the_engine=True),
     Case("packet that does not exist", lambda project: ["apply", str(project.dir / "nope.yml")], 1, "no packet at", engine_free=True),
     # 7. injection: values and names reach SQL only as quoted literals or as columns that exist
     Case("quote, semicolon and comment in a partition value",
@@ -174,9 +175,9 @@ CASES = [
          plan("fct_trips_variant", "completed' or '1'='1", "--partition-by", "status"), 1, "there is nothing to repair"),
     Case("statement in a key column name",
          plan("fct_trips", DAYS, "--business-key", "trip_id; drop table analytics.fct_trips"), 1,
-         "has no column trip_id; drop table analytics.fct_trips"),
+         "has no column trip_id; drop table analytics.fct_trips", above_the_engine=True),
     Case("quote in the partition column name", plan("fct_trips", DAYS, "--partition-by", 'trip_date" or "1'), 1,
-         "has no column trip_date\" or \"1"),
+         "has no column trip_date\" or \"1", above_the_engine=True),
     # 8. reconciliation gates (meta.backfill.checks)
     Case("failed reconciliation gate", plan("fct_trips_variant", DAYS, "--vars", FAILING_GATE, "--out",
                                             "backfills/gated.yml"), 3, "reconciliation gate(s) of meta.backfill.checks failed",
@@ -186,7 +187,7 @@ CASES = [
     Case("applying a packet whose gate failed, approved by hand", lambda project: ["apply", "backfills/gated.yml"], 3,
          "it is for review only", force_approved, engine_free=True),
     Case("unknown reconciliation check", plan("fct_trips_variant", DAYS, "--vars", "{variant_checks: [{within_budget: 1}]}"),
-         1, "unknown check \"within_budget\""),
+         1, "unknown check \"within_budget\"", above_the_engine=True),
     Case("control query that fails", plan("fct_trips_variant", DAYS, "--vars",
                                           "{variant_checks: [{total_matches_control: {column: fare, query: 'select nope'}}]}"),
          1, "the control query of meta.backfill.checks total_matches_control failed (see the error below). Nothing "
@@ -199,8 +200,8 @@ CASES = [
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_refusal_says_why_and_leaves_every_table_unchanged(published, case):
-    if published.adapter == "spark" and case.engine_free:
-        pytest.skip("decided in Python before any SQL: the same on every engine, run on PostgreSQL and DuckDB")
+    if published.adapter != "duckdb" and case.engine_free:
+        pytest.skip("decided in Python before any SQL: the same on every engine, run on DuckDB")
     if published.adapter == "spark" and case.above_the_engine:
         pytest.skip("decided by engine-independent SQL over the engine's fingerprints, which test_canonical_fingerprint "
                     "proves on Spark: run on PostgreSQL and DuckDB")
