@@ -107,6 +107,7 @@
     {% set by_run = {} %}
     {# the drops and their audit rows in one transaction (where the engine has them), as clean_run #}
     {% do dbt_backfill.begin_transaction() %}
+    {% do dbt_backfill.refuse_unsafe_search_path() %}  {# checked again inside the transaction that drops #}
     {% for item in dropping %}
       {% set released = dbt_backfill._release_storage(item.relation, item.target, item.unit) %}
       {% do item.update({'directories': released}) %}

@@ -96,6 +96,7 @@
   {% do dbt_backfill._step('dropping the relations of run ' ~ run_id, 'the database refused to drop one of the relations '
       ~ 'of run ' ~ run_id ~ ' (its error is below: a view built on a stage, say).') %}
   {% do dbt_backfill.begin_transaction() %}
+  {% do dbt_backfill.refuse_unsafe_search_path() %}  {# checked again inside the transaction that drops #}
   {% set dropped = [] %}
   {% set deleted = [] %}
   {% for partition in partitions %}

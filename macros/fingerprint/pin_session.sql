@@ -13,17 +13,18 @@
 {% macro postgres__pin_session() %}
   {# IntervalStyle and lc_monetary decide how an interval and a money value print (both are 'other' types, written
      as PostgreSQL prints them).
-     search_path: pg_catalog first, then the session's own path. PostgreSQL searches pg_catalog first only when the
-     path does not name it; a role or database set to `public, pg_catalog` would let a public.lower(text) or an
-     operator ||(text, text) replace the built-in in everything fingerprinted, committed or written. The leaves also
-     name pg_catalog where another schema could match an argument better than the built-in does. A schema where
-     someone else may create is refused first (refuse_unsafe_search_path): ordering cannot hide a better match. #}
-  {% set remembered = graph.get('dbt_backfill_session', {}).get(invocation_id, {}) %}
-  {% if not remembered %}{% do dbt_backfill.refuse_unsafe_search_path() %}{% endif %}
-  {% set session_search_path = remembered.get('search_path') or dbt_backfill._current_setting('search_path') %}
+     search_path: refuse_unsafe_search_path fixes it to the schemas it resolves to now, pg_catalog first, and checks
+     that fixed path. PostgreSQL searches pg_catalog first only when the path does not name it; a role or database
+     set to `public, pg_catalog` would let a public.lower(text) or an operator ||(text, text) replace the built-in in
+     everything fingerprinted, committed or written. The session's own path is remembered first, so that
+     _unpin_session gives it back to the model's SQL. #}
+  {% set remembered = graph.setdefault('dbt_backfill_session', {}).setdefault(invocation_id, {}) %}
+  {% if 'search_path' not in remembered %}
+    {% do remembered.update({'search_path': dbt_backfill._current_setting('search_path')}) %}
+    {% do dbt_backfill.refuse_unsafe_search_path() %}
+  {% endif %}
   {% do dbt_backfill._pin_settings({'TimeZone': 'UTC', 'DateStyle': 'ISO, YMD', 'extra_float_digits': '1',
-                                    'IntervalStyle': 'postgres', 'lc_monetary': 'C',
-                                    'search_path': 'pg_catalog' ~ (', ' ~ session_search_path if session_search_path | trim else '')}) %}
+                                    'IntervalStyle': 'postgres', 'lc_monetary': 'C'}) %}
 {% endmacro %}
 
 {# DuckDB: timestamptz renders through an explicit UTC conversion; the time zone is pinned anyway so that nothing

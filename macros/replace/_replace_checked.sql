@@ -25,6 +25,8 @@
   {% set unit = dbt_backfill._write_unit(scope, partition_value) %}
   {% set unchanged_clause = '. Partitions ' ~ done_as ~ ' before it: ' ~ (done | join(', ') or 'none')
                             ~ '; this partition and the rest are unchanged.' %}
+  {# the session's path, fixed at the first pin, checked again inside the transaction that writes (PostgreSQL) #}
+  {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% set writers = dbt_backfill._hidden_writers(target_relation) %}
   {% if writers %}
     {% do dbt_backfill._refuse('target_has_triggers',

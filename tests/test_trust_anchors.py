@@ -1,0 +1,172 @@
+"""Trust anchors no one it defends against can rewrite (issue 38), on PostgreSQL with non-superuser roles as
+docs/security.md describes them: the session a check approved is the session that writes, whatever appears on its
+search_path while it waits for a lock."""
+import secrets
+
+import pytest
+import yaml
+
+from backends import POSTGRES_ONLY
+from conftest import trips_on
+from test_resilience import start, wait_until
+from test_tampering import as_role, refused
+
+trips = trips_on(POSTGRES_ONLY)
+
+TEXT_DAY = ["--vars", "{text_day: true}"]  # fct_trips_variant's day as varchar(10): `=` on it has no exact built-in
+VARIANT = "analytics.fct_trips_variant"
+PUBLISHED = [VARIANT, "analytics.fct_trips", "raw.trip_events"]
+DAY = "2026-03-02"
+
+
+def snapshot(project):
+    return {relation: project.rows(relation) for relation in PUBLISHED}
+
+
+def varchar_day_planned(trips):
+    """fct_trips_variant published with a varchar(10) day, its 2026-03-02 rows then written wrong (fare + 1), and a
+    packet repairing that day, approved: (packet path, the rows a correct apply leaves)."""
+    trips.query(f"drop table {VARIANT}")
+    built = trips.dbt("run", "-s", "fct_trips_variant", *TEXT_DAY)
+    assert built.returncode == 0, built.output
+    right = trips.rows(VARIANT)
+    trips.query(f"update {VARIANT} set fare = fare + 1 where trip_date = '{DAY}'")
+    path = trips.dir / "backfills" / "varchar_day.yml"
+    planned = trips.backfill("plan", "fct_trips_variant", "--partitions", DAY, "--out", str(path), *TEXT_DAY)
+    assert planned.returncode == 0, planned.output
+    assert trips.approve(path).returncode == 0
+    return path, right
+
+
+def applier_role(trips):
+    """The applier with exactly the grants docs/security.md lists, its search_path PostgreSQL's default
+    ("$user", public), and no schema of its own's name yet."""
+    role = as_role(trips, "applier", [
+        "grant usage on schema analytics, raw to {role}",
+        f"grant select, insert, delete on {VARIANT} to {{role}}",
+        "grant select on raw.trip_events to {role}",
+        "grant usage, create on schema analytics_backfill to {role}",
+        "grant select on all tables in schema analytics_backfill to {role}",
+        "grant insert on analytics_backfill.dbt_backfill_audit to {role}",
+    ])
+    assert trips.query(f"select count(*) from pg_namespace where nspname = '{role}'") == [(0,)]
+    return role
+
+
+def planner_role(trips):
+    """A role that may create schemas (the planner's usual grant) and read the stage schema: no right on the
+    target, and none to act as the applier."""
+    database = trips.query("select current_database()")[0][0]
+    return as_role(trips, "planner", [f"grant create on database {database} to {{role}}",
+                                      "grant usage on schema analytics_backfill to {role}"])
+
+
+def always_equal_operator(schema):
+    """An exact `=(varchar, varchar)`: a closer match than the built-in text equality for a varchar column, in
+    whichever schema it stands on the path."""
+    return (f'create function "{schema}".always_equal(character varying, character varying) returns boolean '
+            f"language sql immutable as 'select true'; "
+            f'create operator "{schema}".= (leftarg = character varying, rightarg = character varying, '
+            f'function = "{schema}".always_equal)')
+
+
+def waiting_for(trips, relation):
+    schema, identifier = relation.split(".")
+    return lambda: trips.query(
+        "select count(*) from pg_locks l join pg_class c on c.oid = l.relation join pg_namespace n on "
+        f"n.oid = c.relnamespace where not l.granted and n.nspname = '{schema}' and c.relname = '{identifier}'")[0][0] > 0
+
+
+def raced(trips, command, locked, planner, user, target=("--target", "applier")):
+    """Run `command` as `user` (the dbt target `target`) while `locked` is held; once the command waits for it,
+    create that user's "$user" schema (owned by the planner) holding an always-true `=(varchar, varchar)`, and let
+    the lock go in the same commit. Returns the command's (exit status, stdout, stderr)."""
+    holder = trips.backend.server.connect(trips.backend.database)
+    holder.autocommit = False
+    try:
+        with holder.cursor() as cursor:
+            cursor.execute(f"lock table {locked} in access exclusive mode")
+            process = start(trips, [*command, *target])
+            try:
+                wait_until(waiting_for(trips, locked), f"{command[0]} to wait for {locked}")
+            except AssertionError:
+                process.kill()
+                raise AssertionError(f"{command[0]} never waited for {locked}: {process.communicate()}")
+            cursor.execute(f"set role {planner}")
+            cursor.execute(f'create schema "{user}"')
+            cursor.execute(f'grant usage on schema "{user}" to "{user}"')
+            cursor.execute(always_equal_operator(user))
+        holder.commit()
+        out, err = process.communicate(timeout=600)
+        return process.returncode, out, err
+    finally:
+        holder.close()
+        trips.query(f'drop schema if exists "{user}" cascade')
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_a_user_schema_made_while_apply_rollback_and_clean_wait_for_a_lock_changes_nothing_they_do(trips):
+    """The applier's path is the default `"$user", public` and no "$user" schema exists when the check runs. While
+    apply waits for the stage (locked by its owner, the planner), the planner creates that schema holding an
+    always-true `=(varchar, varchar)`: had a later statement resolved `=` through it, the DELETE of partition
+    2026-03-02 would remove every day. The session keeps the path it checked (pg_catalog, public), and the write names
+    pg_catalog's `=`: the apply replaces its one day and nothing else. The same race under rollback (waiting for the
+    backup) and clean (waiting for a stage it drops)."""
+    path, right = varchar_day_planned(trips)
+    packet = yaml.safe_load(path.read_text())
+    stage = "{schema}.{identifier}".format(**packet["partitions"][0]["stage_relation"])
+    backup = "{schema}.{identifier}".format(**packet["partitions"][0]["backup_relation"])
+    applier, planner = applier_role(trips), planner_role(trips)
+    trips.query(f"alter table {stage} owner to {planner}")  # the planner's own stage, which it may lock
+    before = snapshot(trips)
+    assert before[VARIANT] != right
+
+    status, out, err = raced(trips, ["apply", str(path)], stage, planner, applier)
+
+    assert status == 0, out + err
+    assert sorted(trips.rows(VARIANT)) == sorted(right)  # the one day repaired; every other day's rows as they were
+    assert {k: v for k, v in snapshot(trips).items() if k != VARIANT} == {k: v for k, v in before.items() if k != VARIANT}
+
+    status, out, err = raced(trips, ["rollback", str(path)], backup, planner, applier)
+
+    assert status == 0, out + err
+    assert snapshot(trips) == before  # the day as it was before the apply; nothing else touched
+
+    stages_before = set(trips.tables_in("analytics_backfill"))
+    # clean drops the planner's stages: run by the project's own role (the target's owner), whose "$user" schema the
+    # planner makes while clean waits
+    status, out, err = raced(trips, ["clean", str(path)], stage, planner, trips.backend.server.user, target=())
+
+    assert status == 0, out + err
+    assert snapshot(trips) == before
+    left = set(trips.tables_in("analytics_backfill"))
+    assert left < stages_before and "dbt_backfill_audit" in left
+    dropped = stages_before - left
+    assert all(packet["run_id"] in name for name in dropped), dropped  # only this run's relations
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_a_schema_on_the_path_the_applier_cannot_use_yet_is_refused_before_anything_is_done(trips):
+    """A schema the planner made long ago, holding an always-true `=(varchar, varchar)`, named on the applier's
+    search_path but without USAGE: invisible to current_schemas(), so a check of the usable path alone passes, and a
+    GRANT USAGE while apply waits would put the operator under every later statement. The check reads the schemas
+    the path names too: apply, rollback and clean refuse before they read or write anything, and the session's path
+    would not have had it anyway (fixed at the check)."""
+    path, _ = varchar_day_planned(trips)
+    applier, planner = applier_role(trips), planner_role(trips)
+    staged = f"staged_{secrets.token_hex(3)}"
+    trips.query(f"set role {planner}; create schema {staged}; {always_equal_operator(staged)}; reset role")
+    trips.query(f'alter role {applier} set search_path = "$user", {staged}, public')
+    assert trips.query(f"select has_schema_privilege('{applier}', '{staged}', 'usage')") == [(False,)]
+    before, stages_before = snapshot(trips), trips.tables_in("analytics_backfill")
+    try:
+        for command in (["apply", str(path)], ["rollback", str(path)], ["clean", str(path)]):
+            result = trips.backfill(*command, "--target", "applier")
+            refused(result, f'the search_path of this session ("$user", {staged}, public) names schema(s) where roles '
+                            f"that cannot act as {applier} may create functions and operators, or have: \"{staged}\" "
+                            f"(")
+            assert f"may create: {planner}" in result.stderr and f"holds functions owned by {planner}" in result.stderr
+            assert snapshot(trips) == before
+            assert trips.tables_in("analytics_backfill") == stages_before
+    finally:
+        trips.query(f"drop schema {staged} cascade")
