@@ -869,8 +869,9 @@ def test_a_recorded_packet_rewritten_after_the_apply_cannot_make_clean_drop_a_ba
     # a CLI run id typed unquoted is a YAML integer: refused as such, not "dropped 0"
     number = trips.dbt("run-operation", "dbt_backfill.clean_backfill", "--args", "{run_id: 20261204_085334_1234}")
     assert number.returncode == 1, number.output
-    assert ("run_id 202612040853341234 was read as a number, not as the run id it was typed as: YAML reads an id of "
-            "digits and underscores as an integer. Quote it: {run_id: '...'}. Nothing was dropped.") in number.output
+    assert ("run_id 202612040853341234 was read by YAML as the integer 202612040853341234, not as the run id it was "
+            "typed as: YAML reads an id of digits and underscores as an integer. Quote it: {run_id: '<the run id>'}. "
+            "Nothing was dropped.") in number.output
     unknown = trips.dbt("run-operation", "dbt_backfill.clean_backfill", "--args", "{run_id: '20261204_085334_1234'}")
     assert unknown.returncode == 0, unknown.output
     assert ("Run 20261204_085334_1234: the audit trail records no relation of this run, or none is left. Nothing was "

@@ -6,7 +6,7 @@ import secrets
 import pytest
 import yaml
 
-from backends import POSTGRES_ONLY
+from backends import POSTGRES_ONLY, TRANSACTIONAL_ADAPTERS
 from conftest import trips_on
 from test_resilience import start, wait_until
 from test_tampering import as_role, refused
@@ -170,3 +170,43 @@ def test_a_schema_on_the_path_the_applier_cannot_use_yet_is_refused_before_anyth
             assert trips.tables_in("analytics_backfill") == stages_before
     finally:
         trips.query(f"drop schema {staged} cascade")
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_every_pure_dbt_value_is_read_as_typed_or_refused_with_the_quoted_form(trips):
+    """YAML reads an unquoted value by its own rules before the package sees it: `[010]` was the partition 8, and
+    run ids of null, a list or a map were "read as a number". Each is refused, saying what YAML read and how to
+    quote it, before anything is built; nothing in any published table changes."""
+    tables = ["analytics.fct_trips", "raw.trip_events"]
+    before = {t: trips.rows(t) for t in tables}
+    stages = trips.tables_in("analytics_backfill")
+
+    def plan_with(partitions):
+        return trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
+                         f"{{model: fct_trips, partitions: {partitions}}}")
+    for partitions, says in (
+            ("[010]", 'partition value 8 was read by YAML as the integer 8, and trip_date is date: YAML rewrites an '
+                      'unquoted value before dbt-backfill sees it (010 becomes 8, yes becomes true, 1.10 becomes 1.1). '
+                      "Quote each value as you mean it: partitions: ['<value>', ...]. Nothing was changed."),
+            ("[1.10]", "partition value 1.1 was read by YAML as the number 1.1, and trip_date is date"),
+            ("[yes]", "partition value true was read by YAML as the boolean true, and trip_date is date"),
+            ("[~]", "partition value null was read by YAML as null, and trip_date is date"),
+            ("[[a]]", 'partition value "[\\"a\\"]" was read by YAML as a list'),
+            ("[{a: b}]", "was read by YAML as a map"),
+            ('["2026-03-01\\nrefused: forged"]', 'partition value "2026-03-01\\nrefused: forged" holds a control or '
+                                                  'invisible character ("\\n", character 11): no partition is named so. '
+                                                  'Nothing was changed.'),
+            ("['1..9999', '10000..19998', '19999..29997']", "the partitions named come to more than 10,000 values "
+                                                           "(every range and value together). Nothing was changed.")):
+        result = plan_with(partitions)
+        assert result.returncode == 1, (partitions, result.output)
+        assert says in result.output, (partitions, result.output)
+        assert "\nrefused: forged" not in result.output
+    for run_id, read in (("null", "null"), ("[a]", "a list"), ("{a: b}", "a map"), ("20261204_085334_1234",
+                                                                                  "the integer 202612040853341234")):
+        result = trips.dbt("run-operation", "dbt_backfill.verify_backfill", "--args", f"{{run_id: {run_id}}}")
+        assert result.returncode == 1, result.output
+        assert f"was read by YAML as {read}, not as the run id it was typed as" in result.output, result.output
+        assert "Quote it: {run_id: '<the run id>'}." in result.output
+    assert {t: trips.rows(t) for t in tables} == before
+    assert trips.tables_in("analytics_backfill") == stages  # nothing was built

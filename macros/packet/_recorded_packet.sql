@@ -11,9 +11,9 @@
 #}
 {% macro _recorded_packet(run_id, required=true, nothing_done='The target is unchanged.') %}
   {% if run_id is not string %}
-    {# YAML reads 20261204_085334_1234 (a CLI run id whose last four hex digits are digits) as an integer #}
-    {% do dbt_backfill._fail('run_id ' ~ run_id ~ ' was read as a number, not as the run id it was typed as: YAML reads '
-        ~ 'an id of digits and underscores as an integer. Quote it: {run_id: \'...\'}. ' ~ nothing_done) %}
+    {% do dbt_backfill._fail('run_id ' ~ tojson(run_id) ~ ' was read by YAML as ' ~ dbt_backfill._yaml_kind(run_id)
+        ~ ', not as the run id it was typed as' ~ (': YAML reads an id of digits and underscores as an integer'
+        if run_id is number else '') ~ '. Quote it: {run_id: \'<the run id>\'}. ' ~ nothing_done) %}
   {% endif %}
   {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% set audits = dbt_backfill._audit_relations() %}

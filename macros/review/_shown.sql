@@ -3,15 +3,23 @@
    characters Markdown or HTML would act on escaped (`<!--` cannot hide the rest of the plan, `|` cannot draw a
    table). At most `width` characters of it, then "…": a reviewer reads a sample, not a 2 MB text. #}
 {% macro _shown(value, width=80) %}
-  {% if value is none %}{{ return('NULL') }}{% endif %}
-  {% set text = value | string %}
-  {% set cut = text[:width] ~ ('…' if text | length > width else '') %}
-  {% if modules.re.fullmatch('[A-Za-z0-9_ .:+\\-/,@…]*', cut) %}{{ return(cut) }}{% endif %}
+  {% set cut = dbt_backfill._shown_plain(value, width) %}
+  {% if cut == 'NULL' or modules.re.fullmatch('[A-Za-z0-9_ .:+\\-/,@…]*', cut) %}{{ return(cut) }}{% endif %}
   {# a namespace: a plain {% set %} inside the loop would not outlive the iteration #}
-  {% set shown = namespace(text=tojson(cut)) %}
+  {% set shown = namespace(text=cut) %}
   {% for character, escaped in [('&', '&amp;'), ('<', '&lt;'), ('>', '&gt;'), ('`', '\\`'), ('*', '\\*'), ('_', '\\_'),
                                 ('[', '\\['), (']', '\\]'), ('|', '\\|'), ('#', '\\#'), ('~', '\\~')] %}
     {% set shown.text = shown.text.replace(character, escaped) %}
   {% endfor %}
   {{ return(shown.text) }}
+{% endmacro %}
+
+{# A value as a message on the terminal shows it (the CLI's shown()): as it is when plain, else JSON-quoted, so a
+   newline or an escape character cannot forge a line or move the cursor; at most `width` characters, then "…". #}
+{% macro _shown_plain(value, width=80) %}
+  {% if value is none %}{{ return('NULL') }}{% endif %}
+  {% set text = value | string %}
+  {% set cut = text[:width] ~ ('…' if text | length > width else '') %}
+  {% if modules.re.fullmatch('[A-Za-z0-9_ .:+\\-/,@…]*', cut) %}{{ return(cut) }}{% endif %}
+  {{ return(tojson(cut)) }}
 {% endmacro %}

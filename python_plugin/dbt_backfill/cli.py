@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-import unicodedata
 from functools import wraps
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -22,10 +21,11 @@ from dbt_backfill.demo import run_demo
 from dbt_backfill.errors import BackfillError, BackfillRefused, Interrupted
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Packet, file_sha256
+from dbt_backfill.shown import shown
 from dbt_backfill.workflow.apply import apply as apply_packet
 from dbt_backfill.workflow.approve import approve as approve_packet
 from dbt_backfill.workflow.plan import (NothingToChange, PlanRequest, parse_partitions, plan as plan_backfill,
-                                        plan_document_path)
+                                        plan_document_path, read_partitions_file)
 from dbt_backfill.workflow.audit import history as read_history
 from dbt_backfill.workflow.cascade import apply_cascade
 from dbt_backfill.workflow.clean import clean as clean_run, clean_relations, parse_older_than
@@ -61,24 +61,6 @@ def dbt_options(command: Callable) -> Callable:
 
 def json_option(command: Callable) -> Callable:
     return click.option("--json", "as_json", is_flag=True, help="Print the machine-readable result on stdout.")(command)
-
-
-PLAIN = re.compile(r"[A-Za-z0-9_ .:+\-/,@…]*")
-
-
-def shown(value: Any, width: int = 80) -> str:
-    """A data value as the terminal shows it: as it is when plain, else JSON-quoted (a newline, a control or escape
-    character cannot move the cursor or forge a line); at most `width` characters, then "…"."""
-    if value is None:
-        return "NULL"
-    text = str(value)
-    cut = text[:width] + ("…" if len(text) > width else "")
-    if PLAIN.fullmatch(cut):
-        return cut
-    # JSON escapes the C0 controls; DEL, the C1 controls (\x9b starts a terminal sequence too) and the invisible
-    # format characters (bidirectional overrides) are escaped the same way
-    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf") else c
-                   for c in json.dumps(cut, ensure_ascii=False))
 
 
 def runner_from(project_dir: Path | None, profiles_dir: Path | None, dbt_target: str | None,
@@ -281,8 +263,7 @@ def plan(model, partitions, partitions_file, out, partition_by, business_key, or
     written plan."""
     if (partitions is None) == (partitions_file is None):
         raise click.UsageError("give the partitions with exactly one of --partitions and --partitions-file.")
-    values = (partitions if partitions is not None else
-              [line for line in partitions_file.read_text().splitlines() if line.strip()])
+    values = partitions if partitions is not None else read_partitions_file(partitions_file)
     # parsed once, here: the plan gets the expanded values, and the person sees what they came to before it runs
     expanded = parse_partitions(values)
     if partitions_file or ".." in partitions:

@@ -13,6 +13,8 @@ import signal
 import subprocess
 import sys
 import threading
+import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -23,6 +25,7 @@ from dbt_backfill.dbt_runner import DbtRunner, ModelNode
 from dbt_backfill.errors import BackfillError, BackfillRefused, Interrupted, restated
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Changes, Packet, PartitionPlan, RelationRef
+from dbt_backfill.shown import quoted, shown
 from dbt_backfill.spec import BackfillSpec
 from dbt_backfill.workflow.clean import clean_relations
 
@@ -66,6 +69,7 @@ class _AllEqual(Exception):
 
 
 RANGE_LIMIT = 10_000  # values one range may expand to: a typo (2026..20260) must not plan twenty thousand days
+TOTAL_LIMIT = 10_000  # values all ranges and values together may come to (docs/cli.md)
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 INTEGER = re.compile(r"-?[0-9]{1,18}")
 
@@ -80,18 +84,18 @@ def expand_range(item: str) -> list[str]:
         try:
             start, end = dt.date.fromisoformat(first), dt.date.fromisoformat(last)
         except ValueError as bad:
-            raise BackfillError(f"partition range {item!r}: {bad}. Nothing was changed.") from None
+            raise BackfillError(f"partition range {quoted(item)}: {bad}. Nothing was changed.") from None
         low, high, step = start.toordinal(), end.toordinal(), lambda n: dt.date.fromordinal(n).isoformat()
     elif INTEGER.fullmatch(first) and INTEGER.fullmatch(last):
         low, high, step = int(first), int(last), str
     else:
-        raise BackfillError(f"partition range {item!r} is not first..last of two ISO dates (2026-01-01..2026-03-31) or "
+        raise BackfillError(f"partition range {quoted(item)} is not first..last of two ISO dates (2026-01-01..2026-03-31) or "
                             f"two integers (1..12). Nothing was changed.")
     if high < low:
-        raise BackfillError(f"partition range {item!r} is empty: its first value comes after its last. Nothing was "
+        raise BackfillError(f"partition range {quoted(item)} is empty: its first value comes after its last. Nothing was "
                             f"changed.")
     if high - low >= RANGE_LIMIT:
-        raise BackfillError(f"partition range {item!r} spans more than {RANGE_LIMIT:,} values. Nothing was changed.")
+        raise BackfillError(f"partition range {quoted(item)} spans more than {RANGE_LIMIT:,} values. Nothing was changed.")
     return [step(n) for n in range(low, high + 1)]
 
 
@@ -108,13 +112,49 @@ def parse_partitions(text: str | Sequence[str]) -> tuple[str, ...]:
     # type would change is refused by the package (the round trip in _check_partition_values).
     items = list(text.split(",") if isinstance(text, str) else text)
     if not items or any(not v for v in items):
-        raise BackfillError(f"--partitions must be a comma-separated list of partition values, got {text!r}. "
+        raise BackfillError(f"--partitions must be a comma-separated list of partition values, got {shown(text)}. "
                             f"Nothing was changed.")
-    values = [value for item in items for value in expand_range(item)]
-    repeated = sorted({v for v in values if values.count(v) > 1})
+    values: list[str] = []
+    for item in items:
+        hidden = next(((at, c) for at, c in enumerate(item, start=1) if unicodedata.category(c) in ("Cc", "Cf")), None)
+        if hidden:
+            raise BackfillError(f"partition value {shown(item)} holds a control or invisible character (U+"
+                                f"{ord(hidden[1]):04X}, character {hidden[0]}): no partition is named so. Nothing "
+                                f"was changed.")
+        values.extend(expand_range(item))
+        if len(values) > TOTAL_LIMIT:  # checked as it grows: three ranges under the cap each are still too many
+            raise BackfillError(f"the partitions named come to more than {TOTAL_LIMIT:,} values (every range and "
+                                f"value together). Nothing was changed.")
+    counts = Counter(values)  # one pass: a repeat check must not cost the square of the values
+    repeated = sorted(value for value, count in counts.items() if count > 1)
     if repeated:
-        raise BackfillError(f"partition(s) {', '.join(repeated)} named more than once. Nothing was changed.")
+        raise BackfillError(f"partition(s) {', '.join(shown(v) for v in repeated[:20])}"
+                            f"{f' and {len(repeated) - 20} more' if len(repeated) > 20 else ''} named more than once. "
+                            f"Nothing was changed.")
     return tuple(values)
+
+
+def read_partitions_file(path: Path) -> list[str]:
+    """One value or range per line, as the documentation says: lines end at a newline (LF or CR LF) and nowhere else
+    (not at the vertical tab, form feed or U+0085 that str.splitlines also splits at); blank lines are skipped. A
+    byte-order mark, NUL or any other control or invisible format character is refused by its line and column,
+    never read as part of a value."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError as bad:
+        raise BackfillError(f"--partitions-file {path}: byte {bad.start + 1} is not UTF-8. Nothing was changed.") from None
+    values = []
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line[:-1] if line.endswith("\r") else line
+        for column, character in enumerate(line, start=1):
+            if unicodedata.category(character) in ("Cc", "Cf"):
+                what = "a byte-order mark" if character == "\ufeff" else "a control character"
+                raise BackfillError(f"--partitions-file {path}, line {number}, column {column}: {what} "
+                                    f"(U+{ord(character):04X}). Write one value or range per line, in plain text. "
+                                    f"Nothing was changed.")
+        if line.strip():
+            values.append(line)
+    return values
 
 
 def check_out_path(path: Path) -> None:

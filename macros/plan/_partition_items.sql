@@ -1,0 +1,53 @@
+{#
+  The partition values a pure-dbt plan was given, each read one way: as the text typed. YAML reads an unquoted
+  value by its own rules first (010 is the octal 8, 1_000 is 1000, yes is true, 1.10 is 1.1, ~ is null), so only
+  a string, or an integer for an integer partition column, is taken as given; any other YAML value, or an integer
+  for a column of another type, is refused with the quoted form to use. A value holding a control or invisible
+  character is refused by its position: no partition is named so, and it would be printed raw.
+  `partitions`: the operation's argument (a list, or a comma-separated string); the partition column's type is read
+  from `target_relation` only when a value is not a string. Returns the items as strings, ranges not yet expanded.
+#}
+{% macro _partition_items(partitions, partition_by, target_relation) %}
+  {% set given = partitions.split(',') if partitions is string else partitions %}
+  {% if given is none or given is string or given is mapping or given is not iterable %}
+    {% do dbt_backfill._fail('partitions must be a list of values, or one comma-separated string, got '
+        ~ dbt_backfill._yaml_kind(given) ~ '. Nothing was changed.') %}
+  {% endif %}
+  {% set items = [] %}
+  {% for item in given %}
+    {% if item is string %}
+      {% set hidden = modules.re.search('[\\x00-\\x1f\\x7f-\\x9f\\u00ad\\u200b-\\u200f\\u2028-\\u202e\\u2060-\\u2069\\ufeff]', item) %}
+      {% if hidden %}
+        {% do dbt_backfill._fail('partition value ' ~ dbt_backfill._shown_plain(item) ~ ' holds a control or invisible character '
+            ~ '(' ~ tojson(hidden.group(0)) ~ ', character ' ~ (hidden.start() + 1) ~ '): no partition '
+            ~ 'is named so. Nothing was changed.') %}
+      {% endif %}
+      {% do items.append(item) %}
+    {# an unquoted ISO day: YAML's date, whose text is exactly the day typed (YAML reads only YYYY-MM-DD as one) #}
+    {% elif item.year is defined and item.hour is not defined %}
+      {% do items.append(item.isoformat()) %}
+    {% elif item is integer and item is not boolean and dbt_backfill._type_family(
+          dbt_backfill._columns(target_relation, [partition_by], 'partition_by')[0].data_type) == 'integer' %}
+      {% do items.append(item | string) %}
+    {% else %}
+      {% set column_type = dbt_backfill._columns(target_relation, [partition_by], 'partition_by')[0].data_type %}
+      {% do dbt_backfill._fail('partition value ' ~ dbt_backfill._shown_plain(tojson(item)) ~ ' was read by YAML as '
+          ~ dbt_backfill._yaml_kind(item) ~ ', and ' ~ partition_by ~ ' is ' ~ column_type | lower ~ ': YAML rewrites an '
+          ~ 'unquoted value before dbt-backfill sees it (010 becomes 8, yes becomes true, 1.10 becomes 1.1). Quote '
+          ~ 'each value as you mean it: partitions: [\'<value>\', ...]. Nothing was changed.') %}
+    {% endif %}
+  {% endfor %}
+  {{ return(items) }}
+{% endmacro %}
+
+{# What YAML made of an argument, in words. #}
+{% macro _yaml_kind(value) %}
+  {% if value is none %}{{ return('null') }}
+  {% elif value is boolean %}{{ return('the boolean ' ~ tojson(value)) }}
+  {% elif value is integer %}{{ return('the integer ' ~ value) }}
+  {% elif value is number %}{{ return('the number ' ~ value) }}
+  {% elif value is mapping %}{{ return('a map') }}
+  {% elif value is string %}{{ return('a string') }}
+  {% else %}{{ return('a list') }}
+  {% endif %}
+{% endmacro %}
