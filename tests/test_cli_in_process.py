@@ -107,3 +107,13 @@ def test_all_ranges_together_are_capped_and_a_repeat_is_found_in_one_pass(tmp_pa
     assert repeated.exit_code == 1
     assert repeated.output.startswith("error: partition(s) 2500, 2501, 2502") and "and 81 more named more than once" \
         in repeated.output, repeated.output
+
+
+def test_a_value_holding_two_dots_is_named_in_double_quotes_never_read_as_a_range(tmp_path, monkeypatch):
+    named = plan_with(tmp_path, monkeypatch, "--partitions", '"v1..v2",2026-03-01..2026-03-02')
+    assert "Partitions: 3 value(s), v1..v2 … 2026-03-02." in named.output, named.output
+    from dbt_backfill.workflow.plan import parse_partitions, values_from_ranges
+    assert parse_partitions('"v1..v2",2026-03-01..2026-03-02') == ("v1..v2", "2026-03-01", "2026-03-02")
+    assert values_from_ranges('"v1..v2",2026-03-01..2026-03-02') == ["2026-03-01", "2026-03-02"]  # named alone
+    unquoted = plan_with(tmp_path, monkeypatch, "--partitions", "v1..v2")
+    assert unquoted.exit_code == 1 and "is not first..last of two ISO dates" in unquoted.output

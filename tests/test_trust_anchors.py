@@ -197,11 +197,13 @@ def test_every_pure_dbt_value_is_read_as_typed_or_refused_with_the_quoted_form(t
                                                   'invisible character ("\\n", character 11): no partition is named so. '
                                                   'Nothing was changed.'),
             ("['1..9999', '10000..19998', '19999..29997']", "the partitions named come to more than 10,000 values "
-                                                           "(every range and value together). Nothing was changed.")):
+                                                           "(every range and value together). Nothing was changed."),
+            # a value holding `..`, in double quotes: that value, not a range (refused here by the date cast)
+            ("['\"2026-03..2026-04\"']", "2026-03..2026-04' as ")):
         result = plan_with(partitions)
         assert result.returncode == 1, (partitions, result.output)
         assert says in result.output, (partitions, result.output)
-        assert "\nrefused: forged" not in result.output
+        assert "\nrefused: forged" not in result.output and "is not first..last" not in result.output
     for run_id, read in (("null", "null"), ("[a]", "a list"), ("{a: b}", "a map"), ("20261204_085334_1234",
                                                                                   "the integer 202612040853341234")):
         result = trips.dbt("run-operation", "dbt_backfill.verify_backfill", "--args", f"{{run_id: {run_id}}}")

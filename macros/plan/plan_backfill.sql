@@ -25,7 +25,9 @@
   {% set partitions = dbt_backfill._expanded_partitions(items) %}
   {# the values only a range names: left out when no side holds them (_plan) #}
   {% set named_alone = {} %}  {# a map: `reject('in', ...)` over a list would cost the square of the values #}
-  {% for item in items if '..' not in item %}{% do named_alone.update({item: true}) %}{% endfor %}
+  {% for item in items if '..' not in item or dbt_backfill._quoted_value(item) is not none %}
+    {% do named_alone.update({dbt_backfill._expanded_partitions([item])[0]: true}) %}
+  {% endfor %}
   {% set from_ranges = partitions | reject('in', named_alone) | list %}
   {% if not partitions or (partitions | unique | list | length) != (partitions | length) %}
     {% do dbt_backfill._fail('partitions must name each partition value once, got ' ~ tojson(partitions) ~ '. Nothing was changed.') %}
@@ -120,13 +122,16 @@
   {% endif %}
 {% endmacro %}
 
-{# Each item as itself, or `first..last` of two ISO dates (day by day) or two integers, inclusive: the CLI's
+{# Each item as itself, "a quoted value" as the value between its quotes (never a range: how a text value holding
+   `..` is named), or `first..last` of two ISO dates (day by day) or two integers, inclusive: the CLI's
    --partitions ranges (workflow/plan.py expand_range), at most 10,000 values a range and 10,000 in all. #}
 {% macro _expanded_partitions(items) %}
   {% set values = [] %}
   {% for item in items %}
     {% set ends = item.split('..') %}
-    {% if ends | length == 1 %}
+    {% if dbt_backfill._quoted_value(item) is not none %}
+      {% do values.append(dbt_backfill._quoted_value(item)) %}
+    {% elif ends | length == 1 %}
       {% do values.append(item) %}
     {% else %}
       {% set dates = ends | length == 2 and modules.re.fullmatch('[0-9]{4}-[0-9]{2}-[0-9]{2}', ends[0])
@@ -171,4 +176,9 @@
   {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'cleaned', run_id, {'model': model,
       'outcome': 'dropped ' ~ dropped | length ~ ' relations (' ~ why ~ ')', 'detail': {'dropped': dropped, 'by': 'plan_backfill'}}) %}
   {{ return(dropped) }}
+{% endmacro %}
+
+{# The value of an item written in double quotes ("a..b"), or none (workflow/plan.py literal). #}
+{% macro _quoted_value(item) %}
+  {{ return(item[1:-1] if item | length >= 2 and item[0] == '"' and item[-1] == '"' else none) }}
 {% endmacro %}

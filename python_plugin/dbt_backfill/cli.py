@@ -266,7 +266,7 @@ def plan(model, partitions, partitions_file, out, partition_by, business_key, or
     values = partitions if partitions is not None else read_partitions_file(partitions_file)
     # parsed once, here: the plan gets the expanded values, and the person sees what they came to before it runs
     expanded = parse_partitions(values)
-    if partitions_file or ".." in partitions:
+    if partitions_file or ".." in partitions or '"' in partitions:
         # the plan below checks each value with the column's own cast
         click.echo(f"Partitions: {len(expanded)} value(s), {expanded[0]} … {expanded[-1]}"
                    f"{' (from ' + str(partitions_file) + ')' if partitions_file else ''}.", err=as_json)

@@ -74,9 +74,23 @@ DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 INTEGER = re.compile(r"-?[0-9]{1,18}")
 
 
+def literal(item: str) -> str | None:
+    """A value written in double quotes ("a..b"): taken as it is between them, never a range. The way to name a text
+    value holding `..` (docs/cli.md)."""
+    return item[1:-1] if len(item) >= 2 and item[0] == item[-1] == '"' else None
+
+
+def is_range(item: str) -> bool:
+    return ".." in item and literal(item) is None
+
+
 def expand_range(item: str) -> list[str]:
-    """`first..last`, inclusive: ISO dates day by day, or integers one by one; any other item is itself. What
-    the values mean is the database's to say: each is checked by the partition column's own cast, as any value."""
+    """`first..last`, inclusive: ISO dates day by day, or integers one by one; "a quoted value" is that value; any
+    other item is itself. What the values mean is the database's to say: each is checked by the partition column's
+    own cast, as any value."""
+    quoted_value = literal(item)
+    if quoted_value is not None:
+        return [quoted_value]
     first, dots, last = item.partition("..")
     if not dots:
         return [item]
@@ -103,8 +117,8 @@ def values_from_ranges(text: str | Sequence[str]) -> list[str]:
     """The values only a range names (not also named alone): the plan leaves out those neither the target nor the
     model's output holds (a month 202513 in 202512..202602, a day without rows) before it builds anything."""
     items = list(text.split(",") if isinstance(text, str) else text)
-    alone = {item for item in items if ".." not in item}
-    return [value for item in items if ".." in item for value in expand_range(item) if value not in alone]
+    alone = {expand_range(item)[0] for item in items if not is_range(item)}
+    return [value for item in items if is_range(item) for value in expand_range(item) if value not in alone]
 
 
 def parse_partitions(text: str | Sequence[str]) -> tuple[str, ...]:
