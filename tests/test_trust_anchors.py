@@ -212,3 +212,47 @@ def test_every_pure_dbt_value_is_read_as_typed_or_refused_with_the_quoted_form(t
         assert "Quote it: {run_id: '<the run id>'}." in result.output
     assert {t: trips.rows(t) for t in tables} == before
     assert trips.tables_in("analytics_backfill") == stages  # nothing was built
+
+
+AUDIT = "analytics_backfill.dbt_backfill_audit"
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_an_audit_table_someone_untrusted_owns_or_may_rewrite_is_refused_before_it_is_read_or_written(trips):
+    """The audit trail decides whether a packet was planned, when its approval expires and what a rollback may do.
+    A role that may only create in the stage schema created it first and granted INSERT to PUBLIC: its rows were then
+    anyone's to forge. Now the table must be owned by its schema's owner (or a role trusted outright), no untrusted
+    role may update, delete or truncate it, and PUBLIC may not write it: apply and plan refuse before anything."""
+    from test_tampering import approved
+    path, _ = approved(trips)
+    mallory = f"mallory_{secrets.token_hex(3)}"
+    trips.query(f"create role {mallory} nologin; grant usage, create on schema analytics_backfill to {mallory}")
+    before, stages_before = snapshot(trips), trips.tables_in("analytics_backfill")
+    audit_rows = trips.query(f"select count(*) from {AUDIT}")
+    try:
+        for grant, says in ((f"grant update on {AUDIT} to {mallory}", f"{mallory} may UPDATE"),
+                            (f"grant truncate on {AUDIT} to {mallory}", f"{mallory} may TRUNCATE"),
+                            (f"grant insert on {AUDIT} to public", "PUBLIC (every role) may INSERT"),
+                            (f"alter table {AUDIT} owner to {mallory}",
+                             f"it is owned by {mallory}, who does not own its schema")):
+            trips.query(grant)
+            result = trips.backfill("apply", str(path))
+            refused(result, f"{AUDIT} can be rewritten by roles the checks defend against: {says}")
+            assert "Nothing was done." in result.stderr
+            assert snapshot(trips) == before and trips.tables_in("analytics_backfill") == stages_before
+            assert trips.query(f"select count(*) from {AUDIT}") == audit_rows
+            trips.query(f"alter table {AUDIT} owner to current_user; revoke all on {AUDIT} from {mallory}, public")
+
+        # the issue's case: the table created first, by a role that may merely create in the stage schema
+        trips.query(f"create table analytics_backfill.audit_shape as select * from {AUDIT} limit 0; drop table {AUDIT}; "
+                    f"grant select on analytics_backfill.audit_shape to {mallory}")
+        trips.query(f"set role {mallory}; create table {AUDIT} as select * from analytics_backfill.audit_shape; "
+                    f"grant insert, select on {AUDIT} to public; reset role; drop table analytics_backfill.audit_shape")
+        planned = trips.backfill("plan", "fct_trips", "--partitions", "2026-03-02", "--out", "backfills/second.yml")
+        refused(planned, f"{AUDIT} can be rewritten by roles the checks defend against: it is owned by "
+                         f"{mallory}, who does not own its schema; PUBLIC (every role) may INSERT")
+        assert not (trips.dir / "backfills" / "second.yml").exists()
+        assert snapshot(trips) == before
+        assert trips.query(f"select count(*) from {AUDIT}") == [(0,)]  # nothing written into it
+    finally:
+        trips.query(f"drop table if exists {AUDIT}; drop owned by {mallory}; drop role {mallory}")

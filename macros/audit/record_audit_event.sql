@@ -29,6 +29,7 @@
 {% macro _ensure_audit_table(target_relation) %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
   {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
+    {% do dbt_backfill.refuse_untrusted_audit_table(audit) %}
     {{ return(none) }}
   {% endif %}
   {% do adapter.create_schema(api.Relation.create(database=audit.database, schema=audit.schema)) %}

@@ -1,0 +1,67 @@
+{#
+  Refuse an audit table that someone the checks defend against could rewrite (PostgreSQL). Its rows decide whether
+  a packet was planned (`planned`, `packet_recorded`), when an approval expires (`building_stages`), and what a
+  rollback or a later apply may do (the ledger): an audit table created first by a role that may merely create in
+  the stage schema, or one anyone may update, would let that role forge them.
+  Trusted to own it: the owner of its schema (the planner who made the stage schema, whom the applier trusts with
+  the stages), superusers, the database owner, and roles that can act as the acting role. No role other than those
+  and members of the owner may UPDATE, DELETE or TRUNCATE it, and PUBLIC may not write it at all. INSERT granted to
+  named roles (the applier's documented grant) is allowed. A member of pg_write_all_data may rewrite every table,
+  this one included, and is refused like any other such role. Checked once per invocation and table; a no-op on
+  the engines without roles.
+#}
+{% macro refuse_untrusted_audit_table(audit) %}
+  {{ return(adapter.dispatch('refuse_untrusted_audit_table', 'dbt_backfill')(audit)) }}
+{% endmacro %}
+
+{% macro default__refuse_untrusted_audit_table(audit) %}
+  {{ return(none) }}
+{% endmacro %}
+
+{% macro postgres__refuse_untrusted_audit_table(audit) %}
+  {% set checked = graph.setdefault('dbt_backfill_trusted_audits', {}).setdefault(invocation_id, {}) %}
+  {% if checked.get(audit | string) %}{{ return(none) }}{% endif %}
+  {% set query %}
+    with audit as (
+      select c.oid, c.relowner, n.nspowner
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid OPERATOR(pg_catalog.=) c.relnamespace
+      where c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass({{ dbt_backfill._sql_literal(audit | string) }})
+    ),
+    trusted as (
+      select r.oid, (r.rolsuper or r.oid OPERATOR(pg_catalog.=) (select d.datdba from pg_catalog.pg_database d
+                       where d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
+                     or pg_catalog.pg_has_role(r.oid, current_user, 'MEMBER')) as outright,
+             r.rolname
+      from pg_catalog.pg_roles r
+      {# PostgreSQL's predefined roles (pg_write_all_data, ...) act only through their members, who are read here as
+         themselves; their oids are below FirstNormalObjectId #}
+      where r.oid OPERATOR(pg_catalog.>=) 16384
+    ),
+    problems as (
+      select 1 as position, 'it is owned by ' || t.rolname::pg_catalog.text || ', who does not own its schema' as why
+      from audit a join trusted t on t.oid OPERATOR(pg_catalog.=) a.relowner
+      where not t.outright and a.relowner OPERATOR(pg_catalog.<>) a.nspowner
+      union all
+      select 2, 'PUBLIC (every role) may ' || p.privilege
+      from audit a cross join (values ('INSERT'), ('UPDATE'), ('DELETE'), ('TRUNCATE')) as p(privilege)
+      where pg_catalog.has_table_privilege('public', a.oid, p.privilege)
+      union all
+      select 3, t.rolname::pg_catalog.text || ' may ' || p.privilege
+      from audit a cross join (values ('UPDATE'), ('DELETE'), ('TRUNCATE')) as p(privilege)
+      join trusted t on pg_catalog.has_table_privilege(t.oid, a.oid, p.privilege)
+      where not t.outright and not pg_catalog.pg_has_role(t.oid, a.relowner, 'MEMBER')
+        and not pg_catalog.has_table_privilege('public', a.oid, p.privilege)
+    )
+    select why from problems order by position, why
+  {% endset %}
+  {% set problems = dbt_backfill._execute(query).rows | map(attribute=0) | list %}
+  {% if problems %}
+    {% do dbt_backfill._refuse('untrusted_audit_table',
+        'the audit table ' ~ dbt_backfill._relation_name(audit) ~ ' can be rewritten by roles the checks defend against: '
+        ~ problems | join('; ') ~ '. Its rows decide whether a packet was planned, when an approval expires and what a '
+        ~ 'rollback may do. Nothing was done. Have its schema\'s owner (or a superuser) own it, and grant only INSERT to '
+        ~ 'the applier (docs/security.md, the roles and grants).', {'audit_table': dbt_backfill._relation_name(audit),
+        'problems': problems}) %}
+  {% endif %}
+  {% do checked.update({audit | string: true}) %}
+{% endmacro %}
