@@ -26,15 +26,17 @@
     {# an unquoted ISO day: YAML's date, whose text is exactly the day typed (YAML reads only YYYY-MM-DD as one) #}
     {% elif item.year is defined and item.hour is not defined %}
       {% do items.append(item.isoformat()) %}
-    {% elif item is integer and item is not boolean and dbt_backfill._type_family(
-          dbt_backfill._columns(target_relation, [partition_by], 'partition_by')[0].data_type) == 'integer' %}
-      {% do items.append(item | string) %}
     {% else %}
+      {# read only here: most arguments are all strings, and the column need not be read for them #}
       {% set column_type = dbt_backfill._columns(target_relation, [partition_by], 'partition_by')[0].data_type %}
-      {% do dbt_backfill._fail('partition value ' ~ dbt_backfill._shown_plain(tojson(item)) ~ ' was read by YAML as '
-          ~ dbt_backfill._yaml_kind(item) ~ ', and ' ~ partition_by ~ ' is ' ~ column_type | lower ~ ': YAML rewrites an '
-          ~ 'unquoted value before dbt-backfill sees it (010 becomes 8, yes becomes true, 1.10 becomes 1.1). Quote '
-          ~ 'each value as you mean it: partitions: [\'<value>\', ...]. Nothing was changed.') %}
+      {% if item is integer and item is not boolean and dbt_backfill._type_family(column_type) == 'integer' %}
+        {% do items.append(item | string) %}
+      {% else %}
+        {% do dbt_backfill._fail('partition value ' ~ dbt_backfill._shown_plain(tojson(item)) ~ ' was read by YAML as '
+            ~ dbt_backfill._yaml_kind(item) ~ ', and ' ~ partition_by ~ ' is ' ~ column_type | lower ~ ': YAML rewrites an '
+            ~ 'unquoted value before dbt-backfill sees it (010 becomes 8, yes becomes true, 1.10 becomes 1.1). Quote '
+            ~ 'each value as you mean it: partitions: [\'<value>\', ...]. Nothing was changed.') %}
+      {% endif %}
     {% endif %}
   {% endfor %}
   {{ return(items) }}

@@ -130,7 +130,7 @@ def parse_partitions(text: str | Sequence[str]) -> tuple[str, ...]:
                             f"Nothing was changed.")
     values: list[str] = []
     for item in items:
-        hidden = next(((at, c) for at, c in enumerate(item, start=1) if unicodedata.category(c) in ("Cc", "Cf")), None)
+        hidden = hidden_character(item)
         if hidden:
             raise BackfillError(f"partition value {shown(item)} holds a control or invisible character (U+"
                                 f"{ord(hidden[1]):04X}, character {hidden[0]}): no partition is named so. Nothing "
@@ -148,6 +148,11 @@ def parse_partitions(text: str | Sequence[str]) -> tuple[str, ...]:
     return tuple(values)
 
 
+def hidden_character(text: str) -> tuple[int, str] | None:
+    """The first control or invisible format character of `text` and its 1-based position, or None."""
+    return next(((at, c) for at, c in enumerate(text, start=1) if unicodedata.category(c) in ("Cc", "Cf")), None)
+
+
 def read_partitions_file(path: Path) -> list[str]:
     """One value or range per line, as the documentation says: lines end at a newline (LF or CR LF) and nowhere else
     (not at the vertical tab, form feed or U+0085 that str.splitlines also splits at); blank lines are skipped. A
@@ -160,12 +165,13 @@ def read_partitions_file(path: Path) -> list[str]:
     values = []
     for number, line in enumerate(text.split("\n"), start=1):
         line = line[:-1] if line.endswith("\r") else line
-        for column, character in enumerate(line, start=1):
-            if unicodedata.category(character) in ("Cc", "Cf"):
-                what = "a byte-order mark" if character == "\ufeff" else "a control character"
-                raise BackfillError(f"--partitions-file {path}, line {number}, column {column}: {what} "
-                                    f"(U+{ord(character):04X}). Write one value or range per line, in plain text. "
-                                    f"Nothing was changed.")
+        hidden = hidden_character(line)
+        if hidden:
+            column, character = hidden
+            what = "a byte-order mark" if character == "\ufeff" else "a control character"
+            raise BackfillError(f"--partitions-file {path}, line {number}, column {column}: {what} "
+                                f"(U+{ord(character):04X}). Write one value or range per line, in plain text. "
+                                f"Nothing was changed.")
         if line.strip():
             values.append(line)
     return values
