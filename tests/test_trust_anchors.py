@@ -1,7 +1,11 @@
 """Trust anchors no one it defends against can rewrite (issue 38), on PostgreSQL with non-superuser roles as
 docs/security.md describes them: the session a check approved is the session that writes, whatever appears on its
 search_path while it waits for a lock."""
+import json
+import re
 import secrets
+from decimal import Decimal
+from pathlib import Path
 
 import pytest
 import yaml
@@ -12,6 +16,8 @@ from test_resilience import start, wait_until
 from test_tampering import as_role, refused
 
 trips = trips_on(POSTGRES_ONLY)
+
+ROOT = Path(__file__).resolve().parent.parent
 
 TEXT_DAY = ["--vars", "{text_day: true}"]  # fct_trips_variant's day as varchar(10): `=` on it has no exact built-in
 VARIANT = "analytics.fct_trips_variant"
@@ -250,9 +256,113 @@ def test_an_audit_table_someone_untrusted_owns_or_may_rewrite_is_refused_before_
                     f"grant insert, select on {AUDIT} to public; reset role; drop table analytics_backfill.audit_shape")
         planned = trips.backfill("plan", "fct_trips", "--partitions", "2026-03-02", "--out", "backfills/second.yml")
         refused(planned, f"{AUDIT} can be rewritten by roles the checks defend against: it is owned by "
-                         f"{mallory}, who does not own its schema; PUBLIC (every role) may INSERT")
+                         f"{mallory}, who does not own its schema; PUBLIC (every role) may INSERT; its rows do not name the "
+                         "roles that wrote them")
         assert not (trips.dir / "backfills" / "second.yml").exists()
         assert snapshot(trips) == before
         assert trips.query(f"select count(*) from {AUDIT}") == [(0,)]  # nothing written into it
     finally:
         trips.query(f"drop table if exists {AUDIT}; drop owned by {mallory}; drop role {mallory}")
+
+
+# -- the audit trail as trusted as the approval: each row written by the role it vouches for ----------------------
+
+def roles_and_grants():
+    """docs/security.md's roles and grants recipe, as written there: [before the first plan, after it]."""
+    section = (ROOT / "docs" / "security.md").read_text().split("## Roles and grants (PostgreSQL)", 1)[1]
+    return re.findall(r"```sql\n(.*?)```", section, re.S)
+
+
+def run_recipe(trips, block, roles):
+    """One block of the recipe, its psql variables (`:"planner"`) given as psql would give them."""
+    for name, role in roles.items():
+        block = block.replace(f':"{name}"', f'"{role}"')
+    trips.query(block)
+
+
+def written_as(trips, role, sql):
+    """`sql` run as `role` in a session of its own (no superuser acts); returns the error it raised, or None."""
+    connection = trips.backend.server.connect(trips.backend.database)
+    connection.autocommit = True
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(f'set role "{role}"')
+            try:
+                cursor.execute(sql)
+            except Exception as error:  # the database's refusal is what the test reads
+                return str(error).splitlines()[0]
+        return None
+    finally:
+        connection.close()
+
+
+def audit_row(run_id, event, detail, **columns):
+    values = {"run_id": run_id, "model": "fct_trips", "target": "analytics.fct_trips", "event": event,
+              "detail": detail, **columns}
+    quoted = ", ".join("'" + str(value).replace("'", "''") + "'" for value in values.values())
+    return f"insert into {AUDIT} (recorded_at, {', '.join(values)}) values (current_timestamp, {quoted})"
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_rows_the_applier_adds_to_the_audit_trail_neither_void_an_approval_nor_vouch_for_an_edited_packet(trips):
+    """The three roles as docs/security.md grants them. The applier may add rows to the audit trail (its INSERT
+    grant), and did: a `building_stages` row whose deadline passed in 2000, a `planned` row for a packet it edited
+    and re-hashed, a second `packet_recorded` for a pure-dbt run. It cannot write another role's name, and a check
+    believes a plan's row only from the planner: the approval stands, the edited packet is refused, the rollback runs."""
+    from test_tampering import raise_a_fingerprint_total, rehashed
+    trips.publish_stale_target()
+    trips.query("drop schema if exists analytics_backfill cascade")
+    roles = {"planner": as_role(trips, "planner", []), "applier": as_role(trips, "applier", [])}
+    planner, applier = roles["planner"], roles["applier"]
+    before_first_plan, after_first_plan = roles_and_grants()
+    run_recipe(trips, before_first_plan, roles)
+    path = trips.dir / "backfills" / "roles.yml"
+    planned = trips.backfill("plan", "fct_trips", "--partitions", "2026-03-01..2026-03-03", "--out", str(path),
+                             "--target", "planner")
+    assert planned.returncode == 0, planned.output
+    run_recipe(trips, after_first_plan, roles)
+    assert trips.approve(path).returncode == 0
+    run_id = yaml.safe_load(path.read_text())["run_id"]
+    assert trips.query(f"select distinct recorded_by from {AUDIT}") == [(planner,)]
+
+    # another role's name is refused by the table itself, and so are edits
+    assert "violates row-level security policy" in written_as(
+        trips, applier, audit_row(run_id, "building_stages", "{}", recorded_by=planner))
+    assert "permission denied" in written_as(trips, applier, f"update {AUDIT} set detail = null")
+    # what the INSERT grant does allow: rows in its own name
+    expired = json.dumps({"stage_schema": "analytics_backfill", "partitions": 3, "expires_at": "2000-01-01T00:00:00+00:00"})
+    assert written_as(trips, applier, audit_row(run_id, "building_stages", expired)) is None
+    forged = rehashed(trips, path, raise_a_fingerprint_total)
+    from dbt_backfill.packet import Packet
+    assert written_as(trips, applier, audit_row(run_id, "planned", "forged", packet_sha256=Packet.read(forged).sha256())) is None
+    before = snapshot(trips)
+
+    edited = trips.backfill("apply", str(forged), "--target", "applier")
+    refused(edited, "no plan wrote a packet with this content")
+    assert snapshot(trips) == before
+
+    applied = trips.backfill("apply", str(path), "--target", "applier")
+    assert applied.returncode == 0, applied.output
+    assert trips.query("select count(*), sum(fare) from analytics.fct_trips where trip_date between "
+                       "date '2026-03-01' and date '2026-03-03'") == [(13, Decimal("349.00"))]
+    assert trips.query(f"select distinct recorded_by from {AUDIT} where event = 'partition_replaced'") == [(applier,)]
+
+    # pure dbt: a second `packet_recorded` for the run, in the applier's name, does not make the rollback refuse
+    rolled_back = trips.backfill("rollback", str(path), "--target", "applier")
+    assert rolled_back.returncode == 0, rolled_back.output
+    pure = trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
+                     "{model: fct_trips, partitions: 2026-03-01..2026-03-03}", "--target", "planner")
+    assert pure.returncode == 0, pure.output
+    pure_run, sha256 = pure.result("plan_backfill")["run_id"], pure.result("plan_backfill")["packet_sha256"]
+    [(recorded,)] = trips.query(f"select detail from {AUDIT} where event = 'packet_recorded' and run_id = '{pure_run}'")
+    assert written_as(trips, applier, audit_row(pure_run, "packet_recorded", recorded)) is None
+    assert written_as(trips, applier, audit_row(pure_run, "building_stages", expired)) is None
+    applied = trips.dbt("run-operation", "dbt_backfill.apply_backfill", "--args",
+                        f"{{run_id: '{pure_run}', approved_sha256: '{sha256}', approved_by: Dana Owner}}", "--target", "applier")
+    assert applied.returncode == 0, applied.output
+    after = snapshot(trips)
+    assert after != before
+    rolled_back = trips.dbt("run-operation", "dbt_backfill.rollback_backfill", "--args", f"{{run_id: '{pure_run}'}}",
+                            "--target", "applier")
+    assert rolled_back.returncode == 0, rolled_back.output
+    assert snapshot(trips) == before

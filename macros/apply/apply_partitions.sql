@@ -72,7 +72,7 @@
      stamped with the approval's own time in `detail` #}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
   {% set recorded = dbt_backfill._execute("select approved_by, detail from " ~ audit ~ " where event = 'approved' and run_id = "
-      ~ dbt_backfill._sql_literal(run_id)).rows %}
+      ~ dbt_backfill._sql_literal(run_id) ~ ' and ' ~ dbt_backfill._trusted_writer(audit, target_relation)).rows %}
   {# an approval recorded by `approve` is the run's one approval: a copy of the packet approved by someone else
      (without telling approve where the target is) is not a second one #}
   {% for row in recorded if row[0] != approval.get('approved_by') %}

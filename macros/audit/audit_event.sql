@@ -8,7 +8,7 @@
     {# a run's plan writes one packet: a second record for the run is refused, so no later call vouches for an edit #}
     {% set audit = dbt_backfill._audit_relation(target_relation) %}
     {% set earlier = dbt_backfill._execute('select count(*) from ' ~ audit ~ ' where event = \'planned\' and run_id = '
-        ~ dbt_backfill._sql_literal(run_id)).rows[0][0] %}
+        ~ dbt_backfill._sql_literal(run_id) ~ ' and ' ~ dbt_backfill._trusted_writer(audit, target_relation)).rows[0][0] %}
     {% if earlier | int > 0 %}
       {% do dbt_backfill._refuse('packet_already_written', 'run ' ~ run_id ~ ' already has the packet its plan wrote recorded; '
           ~ 'a second record is refused. The target is unchanged.', {'run_id': run_id}) %}
@@ -21,7 +21,8 @@
     #}
     {% set audit = dbt_backfill._audit_relation(target_relation) %}
     {% set rows = dbt_backfill._execute('select event, packet_sha256 from ' ~ audit ~ ' where run_id = '
-        ~ dbt_backfill._sql_literal(run_id) ~ " and event in ('planned', 'packet_recorded', 'approved')").rows %}
+        ~ dbt_backfill._sql_literal(run_id) ~ " and event in ('planned', 'packet_recorded', 'approved')"
+        ~ ' and ' ~ dbt_backfill._trusted_writer(audit, target_relation)).rows %}
     {% set planned = [] %}
     {% set approved = [] %}
     {% for row in rows %}

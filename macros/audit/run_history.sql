@@ -12,7 +12,7 @@
   {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
     {% set table = dbt_backfill._execute('select cast(recorded_at as ' ~ dbt.type_string() ~ ') as recorded_at, event, '
         ~ 'partition_value, approved_by, outcome, detail from ' ~ audit ~ ' where run_id = ' ~ dbt_backfill._sql_literal(run_id)
-        ~ ' order by recorded_at') %}
+        ~ ' and ' ~ dbt_backfill._trusted_writer(audit, target_relation) ~ ' order by recorded_at') %}
     {% for row in table.rows %}
       {% do events.append({'recorded_at': row['recorded_at'], 'event': row['event'], 'partition_value': row['partition_value'],
                            'approved_by': row['approved_by'], 'outcome': row['outcome'], 'detail': row['detail']}) %}

@@ -38,7 +38,7 @@
     {% set spec = (model.config.meta or {}).get('backfill') or (model.meta or {}).get('backfill') or {} %}
     {% set stage_schema = spec.get('stage_schema') or (model.schema ~ '_backfill') %}
     {% set audit = dbt_backfill._audit_relation(target_relation) %}
-    {% set runs = dbt_backfill._runs_recorded(audit, model.name, run_id) %}
+    {% set runs = dbt_backfill._runs_recorded(audit, target_relation, model.name, run_id) %}
     {% if runs %}{% do audits.append(dbt_backfill._relation_name(audit)) %}{% endif %}
     {% set layout = dbt_backfill._target_layout(target_relation) if runs and adapter.get_relation(database=target_relation.database,
         schema=target_relation.schema, identifier=target_relation.identifier) is not none else {} %}
@@ -138,13 +138,13 @@
 {# The runs of `model` the audit table records building stages for (one run with run_id): [{run_id, building:
    [{stage_schema, partitions, expires_at, at}], planned, blocked (its packet judged BLOCK), replaced}]. Read only;
    an absent table has none. #}
-{% macro _runs_recorded(audit, model_name, run_id) %}
+{% macro _runs_recorded(audit, target_relation, model_name, run_id) %}
   {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is none %}
     {{ return([]) }}
   {% endif %}
   {% set rows = dbt_backfill._execute('select run_id, event, outcome, detail from ' ~ audit ~ ' where model = '
       ~ dbt_backfill._sql_literal(model_name) ~ " and event in ('building_stages', 'planned', 'packet_recorded', "
-      ~ "'partition_replaced', 'approved')" ~ (' and run_id = ' ~ dbt_backfill._sql_literal(run_id) if run_id is not none else '')
+      ~ "'partition_replaced', 'approved') and " ~ dbt_backfill._trusted_writer(audit, target_relation) ~ (' and run_id = ' ~ dbt_backfill._sql_literal(run_id) if run_id is not none else '')
       ~ ' order by recorded_at').rows %}
   {% do dbt_backfill._commit() %}
   {% set runs = {} %}

@@ -6,24 +6,26 @@
   Trusted to own it: the owner of its schema (the planner who made the stage schema, whom the applier trusts with
   the stages), superusers, the database owner, and roles that can act as the acting role. No role other than those
   and members of the owner may UPDATE, DELETE or TRUNCATE it, and PUBLIC may not write it at all. INSERT granted to
-  named roles (the applier's documented grant) is allowed. A member of pg_write_all_data may rewrite every table,
+  named roles (the applier's documented grant) is allowed, and each row must name the role that wrote it
+  (_attribute_audit_rows; _trusted_writer reads each row by its writer). `bring_up_to_date`: a table made before
+  rows were attributed, with nothing else wrong, is brought up to date when the caller can act as its owner. A member of pg_write_all_data may rewrite every table,
   this one included, and is refused like any other such role. Checked once per invocation and table; a no-op on
   the engines without roles.
 #}
-{% macro refuse_untrusted_audit_table(audit) %}
-  {{ return(adapter.dispatch('refuse_untrusted_audit_table', 'dbt_backfill')(audit)) }}
+{% macro refuse_untrusted_audit_table(audit, bring_up_to_date=false) %}
+  {{ return(adapter.dispatch('refuse_untrusted_audit_table', 'dbt_backfill')(audit, bring_up_to_date)) }}
 {% endmacro %}
 
-{% macro default__refuse_untrusted_audit_table(audit) %}
+{% macro default__refuse_untrusted_audit_table(audit, bring_up_to_date=false) %}
   {{ return(none) }}
 {% endmacro %}
 
-{% macro postgres__refuse_untrusted_audit_table(audit) %}
+{% macro postgres__refuse_untrusted_audit_table(audit, bring_up_to_date=false) %}
   {% set checked = graph.setdefault('dbt_backfill_trusted_audits', {}).setdefault(invocation_id, {}) %}
   {% if checked.get(audit | string) %}{{ return(none) }}{% endif %}
   {% set query %}
     with audit as (
-      select c.oid, c.relowner, n.nspowner
+      select c.oid, c.relowner, n.nspowner, {{ dbt_backfill._audit_attribution_in_place() }} as attributed
       from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid OPERATOR(pg_catalog.=) c.relnamespace
       where c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass({{ dbt_backfill._sql_literal(audit | string) }})
     ),
@@ -51,16 +53,29 @@
       join trusted t on pg_catalog.has_table_privilege(t.oid, a.oid, p.privilege)
       where not t.outright and not pg_catalog.pg_has_role(t.oid, a.relowner, 'MEMBER')
         and not pg_catalog.has_table_privilege('public', a.oid, p.privilege)
+      union all
+      select 4, 'its rows do not name the roles that wrote them (it was made before rows were attributed, '
+             || 'or its row level security was changed since)'
+      from audit a where not a.attributed
     )
-    select why from problems order by position, why
+    select position, why, (select pg_catalog.pg_has_role(current_user, a.relowner, 'USAGE') from audit a) as owner
+    from problems order by position, why
   {% endset %}
-  {% set problems = dbt_backfill._execute(query).rows | map(attribute=0) | list %}
+  {% set rows = dbt_backfill._execute(query).rows %}
+  {% if bring_up_to_date and rows | map(attribute='position') | list == [4] and rows[0]['owner'] %}
+    {% do dbt_backfill._attribute_audit_rows(audit) %}
+    {% do dbt_backfill._commit() %}
+    {% set rows = dbt_backfill._execute(query).rows %}
+  {% endif %}
+  {% set problems = rows | map(attribute='why') | list %}
   {% if problems %}
     {% do dbt_backfill._refuse('untrusted_audit_table',
         'the audit table ' ~ dbt_backfill._relation_name(audit) ~ ' can be rewritten by roles the checks defend against: '
         ~ problems | join('; ') ~ '. Its rows decide whether a packet was planned, when an approval expires and what a '
         ~ 'rollback may do. Nothing was done. Have its schema\'s owner (or a superuser) own it, and grant only INSERT to '
-        ~ 'the applier (docs/security.md, the roles and grants).', {'audit_table': dbt_backfill._relation_name(audit),
+        ~ 'the applier (docs/security.md, the roles and grants)' ~ ('; any dbt-backfill command its owner runs on this '
+        ~ 'model (plan, apply, verify, clean) brings an earlier table up to date' if problems | length == 1 and '(it was made before' in problems[0]
+        else '') ~ '.', {'audit_table': dbt_backfill._relation_name(audit),
         'problems': problems}) %}
   {% endif %}
   {% do checked.update({audit | string: true}) %}

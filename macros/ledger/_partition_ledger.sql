@@ -28,7 +28,7 @@
       ~ 'partition_value, approved_by, fingerprint_after, outcome, detail from ' ~ audit ~ ' where target = '
       ~ dbt_backfill._sql_literal(dbt_backfill._relation_name(target_relation))
       ~ " and event in ('planned', 'packet_recorded', 'approved', 'partition_replaced', 'partition_skipped', 'rolled_back', "
-      ~ "'full_refresh')"
+      ~ "'full_refresh') and " ~ dbt_backfill._trusted_writer(audit, target_relation)
       ~ ' order by recorded_at, run_id').rows %}
   {% for row in rows %}
     {% set run = ledger.runs.setdefault(row['run_id'], {'approved_by': none, 'approved_at': none, 'planned_at': none,

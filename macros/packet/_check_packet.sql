@@ -67,7 +67,8 @@
     {% do dbt_backfill.refuse_untrusted_audit_table(audit) %}
     {% set rows = dbt_backfill._execute('select event, packet_sha256, fingerprint_after, detail, '
         ~ dbt_backfill.sha256_hex('detail') ~ ' as digest from ' ~ audit ~ ' where run_id = ' ~ dbt_backfill._sql_literal(run_id)
-        ~ " and event in ('planned', 'packet_recorded', 'building_stages') order by recorded_at").rows %}
+        ~ " and event in ('planned', 'packet_recorded', 'building_stages')"
+        ~ ' and ' ~ dbt_backfill._trusted_writer(audit, target_relation) ~ ' order by recorded_at').rows %}
     {% do dbt_backfill._commit() %}
   {% endif %}
   {% set planned = rows | selectattr(0, 'equalto', 'planned') | list %}

@@ -22,7 +22,8 @@
     {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
       {% do dbt_backfill.refuse_untrusted_audit_table(audit) %}
       {% set rows = dbt_backfill._execute('select detail, ' ~ dbt_backfill.sha256_hex('detail') ~ ' as digest from ' ~ audit
-          ~ ' where event = \'packet_recorded\' and run_id = ' ~ dbt_backfill._sql_literal(run_id)).rows %}
+          ~ ' where event = \'packet_recorded\' and run_id = ' ~ dbt_backfill._sql_literal(run_id)
+          ~ ' and ' ~ dbt_backfill._trusted_writer(audit)).rows %}
       {% for row in rows %}{% do found.append({'packet': fromjson(row['detail']), 'sha256': row['digest']}) %}{% endfor %}
     {% endif %}
   {% endfor %}

@@ -113,7 +113,7 @@
       'detail': {'stage_schema': stage_schema, 'partitions': partitions | length, 'expires_at': expires_at,
                  'at': modules.datetime.datetime.utcnow().replace(microsecond=0).isoformat() ~ '+00:00'}}) %}
   {% do dbt_backfill._commit() %}
-  {% do adapter.create_schema(api.Relation.create(database=target_relation.database, schema=stage_schema)) %}
+  {% do dbt_backfill._ensure_schema(target_relation.database, stage_schema) %}
   {% do dbt_backfill._commit() %}
   {# the model's SQL runs in the session as `dbt run` has it; only what is fingerprinted is pinned #}
   {% do dbt_backfill._unpin_session() %}

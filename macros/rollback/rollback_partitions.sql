@@ -134,7 +134,8 @@
   {# the packet may leave the database out of the backup's reference: compared by schema and name #}
   {% set name = backup_ref.schema ~ '.' ~ backup_ref.identifier %}
   {% set rows = dbt_backfill._execute('select cast(recorded_at as ' ~ dbt.type_string() ~ ') as recorded_at, outcome, detail from ' ~ audit
-      ~ ' where run_id = ' ~ dbt_backfill._sql_literal(run_id) ~ " and event = 'cleaned' order by recorded_at desc").rows %}
+      ~ ' where run_id = ' ~ dbt_backfill._sql_literal(run_id) ~ " and event = 'cleaned' and "
+      ~ dbt_backfill._trusted_writer(audit, target_relation) ~ ' order by recorded_at desc').rows %}
   {% for row in rows %}
     {# {dropped, by}; a clean of an earlier version wrote the names alone, joined by ', ' #}
     {% set detail = fromjson(row['detail']) if (row['detail'] or '').startswith('{')
