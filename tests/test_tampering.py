@@ -180,6 +180,17 @@ HIDDEN_WRITERS = {
                                   "create trigger bf_echo before delete on analytics.bf_child for each row "
                                   "execute function analytics.bf_echo()"],
                                  "has trigger bf_echo on analytics.bf_child, which run"),
+    "rule": (["create rule bf_echo as on delete to analytics.fct_trips do also " + ECHO_INTO_2020.format(row="old")],
+             "has rule bf_echo on analytics.fct_trips, which run"),
+    "cascading-foreign-key": (["alter table analytics.fct_trips add constraint bf_trip unique (trip_id)",
+                               "create table analytics.bf_child (trip_id int references analytics.fct_trips (trip_id) "
+                               "on delete cascade)"],
+                              "has foreign key bf_child_trip_id_fkey of analytics.bf_child, which run"),
+    "domain-check": (["create function analytics.bf_ok(v numeric) returns boolean language plpgsql as $$ begin "
+                      "return true; end $$",
+                      "create domain analytics.bf_fare as numeric(10, 2) check (analytics.bf_ok(value))",
+                      "alter table analytics.fct_trips alter column fare type analytics.bf_fare"],
+                     "has check constraint bf_fare_check of domain analytics.bf_fare (column fare), which run"),
     "row-security": (["alter table analytics.fct_trips enable row level security",
                       "create policy bf_everything on analytics.fct_trips using (true)"],
                      "has row security on analytics.fct_trips, which run"),

@@ -237,17 +237,22 @@ def test_an_audit_table_someone_untrusted_owns_or_may_rewrite_is_refused_before_
     audit_rows = trips.query(f"select count(*) from {AUDIT}")
     try:
         for grant, says in ((f"grant update on {AUDIT} to {mallory}", f"{mallory} may UPDATE"),
+                            (f"grant delete on {AUDIT} to {mallory}", f"{mallory} may DELETE"),
+                            (f"grant pg_write_all_data to {mallory}", f"{mallory} may DELETE; {mallory} may UPDATE"),
                             (f"grant truncate on {AUDIT} to {mallory}", f"{mallory} may TRUNCATE"),
                             (f"grant insert on {AUDIT} to public", "PUBLIC (every role) may INSERT"),
                             (f"alter table {AUDIT} owner to {mallory}",
                              f"it is owned by {mallory}, who does not own its schema")):
             trips.query(grant)
-            result = trips.backfill("apply", str(path))
-            refused(result, f"{AUDIT} can be rewritten by roles the checks defend against: {says}")
-            assert "Nothing was done." in result.stderr
-            assert snapshot(trips) == before and trips.tables_in("analytics_backfill") == stages_before
-            assert trips.query(f"select count(*) from {AUDIT}") == audit_rows
-            trips.query(f"alter table {AUDIT} owner to current_user; revoke all on {AUDIT} from {mallory}, public")
+            # every command that reads or writes the trail; the first case through each of them
+            for command in (("apply", "rollback", "verify", "status", "clean") if grant.startswith("grant update") else ("apply",)):
+                result = trips.backfill(command, str(path))
+                refused(result, f"{AUDIT} can be rewritten by roles the checks defend against: {says}")
+                assert "Nothing was done." in result.stderr
+                assert snapshot(trips) == before and trips.tables_in("analytics_backfill") == stages_before
+                assert trips.query(f"select count(*) from {AUDIT}") == audit_rows
+            trips.query(f"alter table {AUDIT} owner to current_user; revoke all on {AUDIT} from {mallory}, public; "
+                        f"revoke pg_write_all_data from {mallory}")
 
         # the case: the table created first, by a role that may merely create in the stage schema
         trips.query(f"create table analytics_backfill.audit_shape as select * from {AUDIT} limit 0; drop table {AUDIT}; "
@@ -312,7 +317,9 @@ def test_rows_the_applier_adds_to_the_audit_trail_neither_void_an_approval_nor_v
     from test_tampering import raise_a_fingerprint_total, rehashed
     trips.publish_stale_target()
     trips.query("drop schema if exists analytics_backfill cascade")
-    roles = {"planner": as_role(trips, "planner", []), "applier": as_role(trips, "applier", [])}
+    # live: the fixture's own role, which made the schemas and published the target
+    roles = {"live": trips.query("select current_user")[0][0], "planner": as_role(trips, "planner", []),
+             "applier": as_role(trips, "applier", [])}
     planner, applier = roles["planner"], roles["applier"]
     before_first_plan, after_first_plan = roles_and_grants()
     run_recipe(trips, before_first_plan, roles)
@@ -324,6 +331,22 @@ def test_rows_the_applier_adds_to_the_audit_trail_neither_void_an_approval_nor_v
     assert trips.approve(path).returncode == 0
     run_id = yaml.safe_load(path.read_text())["run_id"]
     assert trips.query(f"select distinct recorded_by from {AUDIT}") == [(planner,)]
+
+    # an audit table of an earlier version names no writer: the applier refuses it, and its owner's first command
+    # (a status) brings it up to date, the rows it had keeping no writer
+    trips.query(f"drop policy dbt_backfill_read on {AUDIT}; drop policy dbt_backfill_own_rows on {AUDIT}; "
+                f"alter table {AUDIT} no force row level security, disable row level security, drop column recorded_by")
+    unchanged = snapshot(trips)
+    earlier = trips.backfill("apply", str(path), "--target", "applier")
+    refused(earlier, f"{AUDIT} can be rewritten by roles the checks defend against: its rows do not name the roles "
+                     "that wrote them (it was made before rows were attributed, or its row level security was changed "
+                     "since).")
+    assert "any dbt-backfill command its owner runs on this model (status included) brings an earlier table up to " \
+           "date" in earlier.stderr
+    assert snapshot(trips) == unchanged
+    status = trips.backfill("status", str(path), "--target", "planner")
+    assert status.returncode == 0, status.output
+    assert trips.query(f"select count(*) filter (where recorded_by is null), count(*) from {AUDIT}") == [(2, 2)]
 
     # another role's name is refused by the table itself, and so are edits
     assert "violates row-level security policy" in written_as(

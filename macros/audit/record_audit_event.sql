@@ -27,11 +27,11 @@
 {# Create the audit schema and table if missing, in their own committed transaction. Looked up first: an applier
    needs no CREATE privilege on the database once a plan made them (PostgreSQL checks it before IF NOT EXISTS).
    An existing table is checked (refuse_untrusted_audit_table); one made before rows were attributed to their
-   writers gets that from its owner here (bring_up_to_date). #}
+   writers gets that from its owner there. #}
 {% macro _ensure_audit_table(target_relation) %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
   {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
-    {% do dbt_backfill.refuse_untrusted_audit_table(audit, bring_up_to_date=true) %}
+    {% do dbt_backfill.refuse_untrusted_audit_table(audit) %}
     {{ return(none) }}
   {% endif %}
   {% do dbt_backfill._ensure_schema(audit.database, audit.schema) %}

@@ -7,20 +7,21 @@
   the stages), superusers, the database owner, and roles that can act as the acting role. No role other than those
   and members of the owner may UPDATE, DELETE or TRUNCATE it, and PUBLIC may not write it at all. INSERT granted to
   named roles (the applier's documented grant) is allowed, and each row must name the role that wrote it
-  (_attribute_audit_rows; _trusted_writer reads each row by its writer). `bring_up_to_date`: a table made before
-  rows were attributed, with nothing else wrong, is brought up to date when the caller can act as its owner. A member of pg_write_all_data may rewrite every table,
+  (_attribute_audit_rows; _trusted_writer reads each row by its writer). A table made before rows were
+  attributed, with nothing else wrong, is brought up to date when the caller can act as its owner: the first
+  command its owner runs after the upgrade, reads included, makes that one change (DECISIONS row 81). A member of pg_write_all_data may rewrite every table,
   this one included, and is refused like any other such role. Checked once per invocation and table; a no-op on
   the engines without roles.
 #}
-{% macro refuse_untrusted_audit_table(audit, bring_up_to_date=false) %}
-  {{ return(adapter.dispatch('refuse_untrusted_audit_table', 'dbt_backfill')(audit, bring_up_to_date)) }}
+{% macro refuse_untrusted_audit_table(audit) %}
+  {{ return(adapter.dispatch('refuse_untrusted_audit_table', 'dbt_backfill')(audit)) }}
 {% endmacro %}
 
-{% macro default__refuse_untrusted_audit_table(audit, bring_up_to_date=false) %}
+{% macro default__refuse_untrusted_audit_table(audit) %}
   {{ return(none) }}
 {% endmacro %}
 
-{% macro postgres__refuse_untrusted_audit_table(audit, bring_up_to_date=false) %}
+{% macro postgres__refuse_untrusted_audit_table(audit) %}
   {% set checked = graph.setdefault('dbt_backfill_trusted_audits', {}).setdefault(invocation_id, {}) %}
   {% if checked.get(audit | string) %}{{ return(none) }}{% endif %}
   {% set query %}
@@ -62,7 +63,7 @@
     from problems order by position, why
   {% endset %}
   {% set rows = dbt_backfill._execute(query).rows %}
-  {% if bring_up_to_date and rows | map(attribute='position') | list == [4] and rows[0]['owner'] %}
+  {% if rows | map(attribute='position') | list == [4] and rows[0]['owner'] %}
     {% do dbt_backfill._attribute_audit_rows(audit) %}
     {% do dbt_backfill._commit() %}
     {% set rows = dbt_backfill._execute(query).rows %}
@@ -74,7 +75,7 @@
         ~ problems | join('; ') ~ '. Its rows decide whether a packet was planned, when an approval expires and what a '
         ~ 'rollback may do. Nothing was done. Have its schema\'s owner (or a superuser) own it, and grant only INSERT to '
         ~ 'the applier (docs/security.md, the roles and grants)' ~ ('; any dbt-backfill command its owner runs on this '
-        ~ 'model (plan, apply, verify, clean) brings an earlier table up to date' if problems | length == 1 and '(it was made before' in problems[0]
+        ~ 'model (status included) brings an earlier table up to date' if problems | length == 1 and '(it was made before' in problems[0]
         else '') ~ '.', {'audit_table': dbt_backfill._relation_name(audit),
         'problems': problems}) %}
   {% endif %}

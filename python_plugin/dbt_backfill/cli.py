@@ -475,7 +475,8 @@ def rollback(runner: DbtRunner, packet: Path, as_json: bool, by: str | None) -> 
 @packet_command()
 def status(runner: DbtRunner, packet: Path, as_json: bool) -> None:
     """What each partition PACKET names holds now, read from the database: as approved, as before, or neither; and
-    the command to run next. Reads only."""
+    the command to run next. Reads only (but an audit table from an earlier version is brought up to date once,
+    when its owner runs it)."""
     state = read_status(runner, packet)
     if as_json:
         click.echo(json.dumps({"status": "read", **state.to_dict()}))
@@ -595,7 +596,8 @@ def history(model, run_id, since, limit, project_dir, profiles_dir, dbt_target, 
 def partitions(model, partitions, project_dir, profiles_dir, dbt_target, dbt_vars, as_json) -> None:
     """The partition ledger of MODEL: each partition's last recorded writer (a run, with its approver; a full
     refresh; or none recorded: the live job), when, its rows and SHA-256 now, and whether it still holds what that
-    writer wrote. Reads only."""
+    writer wrote. Reads only (but an audit table from an earlier version is brought up to date once, when its
+    owner runs it)."""
     ledger = read_ledger(runner_from(project_dir, profiles_dir, dbt_target, dbt_vars), model, partitions)
     if as_json:
         click.echo(json.dumps({"status": "read", "model": ledger.model, "target": ledger.target,

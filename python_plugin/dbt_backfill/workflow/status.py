@@ -175,18 +175,24 @@ def state_after(runner: DbtRunner, packet: Packet, path: Path) -> TargetState:
     try:
         return read_state(runner, packet, path)
     except (BackfillError, BackfillRefused) as failure:
-        cause = classify(str(failure))
-        said = cause.says if cause else str(failure).splitlines()[0]
-        return TargetState(packet, path, unreadable=said)
+        return TargetState(packet, path, unreadable=_why_unreadable(failure))
+
+
+def _why_unreadable(failure: BaseException) -> str:
+    cause = classify(str(failure))
+    return cause.says if cause else str(failure).splitlines()[0]
 
 
 def status(runner: DbtRunner, path: Path) -> TargetState:
     packet = Packet.read(path)
     refuse_elsewhere(runner, packet)
-    state = state_after(runner, packet, path)
-    if state.unreadable is not None:
-        raise BackfillError(f"state unknown: {state.unreadable}; run `dbt-backfill status {path}` when it is back.")
-    return state
+    try:
+        return read_state(runner, packet, path)
+    except BackfillRefused:
+        raise  # the database answered: it refused to be read as it is (an unsafe session, an untrusted trail)
+    except BackfillError as failure:
+        raise BackfillError(f"state unknown: {_why_unreadable(failure)}; run `dbt-backfill status {path}` when it is "
+                            "back.") from failure
 
 
 def stopped(runner: DbtRunner, packet: Packet, path: Path, command: str, failure: BaseException) -> BackfillError | BackfillRefused:
