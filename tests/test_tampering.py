@@ -109,6 +109,28 @@ def test_a_stage_swapped_for_a_view_that_answers_differently_inside_the_write_is
     assert snapshot(trips) == before
 
 
+def test_a_backup_swapped_for_a_view_after_the_apply_is_refused_by_the_rollback(trips):
+    """The rollback reads the backup as apply reads a stage: a view standing in for it (here, one that answers with
+    the backup's rows and one more) is refused before it is read, and the partition keeps the applied rows."""
+    path, packet = approved(trips)
+    applied = trips.backfill("apply", str(path))
+    assert applied.returncode == 0, applied.output
+    backup = relation(packet["partitions"][0]["backup_relation"])
+    schema = packet["partitions"][0]["backup_relation"]["schema"]
+    trips.query(f"alter table {backup} rename to kept_rows")
+    trips.query(f"create view {backup} as select * from {schema}.kept_rows union all "
+                f"select trip_id + 9000, trip_date, fare, status, updated_at from {schema}.kept_rows")
+    before = snapshot(trips)
+
+    result = trips.backfill("rollback", str(path))
+
+    named = ".".join(part for part in packet["partitions"][0]["backup_relation"].values() if part)
+    refused(result, f"the backup of partition 2026-03-01, {named}, is a view, not the table the apply made: someone "
+                    "replaced it. Nothing of this partition was written. Partitions restored before it: none; this "
+                    "partition and the rest are unchanged. It is not restored from: find out who replaced it")
+    assert snapshot(trips) == before
+
+
 @pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
 def test_a_row_written_into_the_stage_after_applys_checks_is_caught_on_the_rows_it_would_insert(trips):
     """apply checks every stage before its first transaction; the row arrives after that check, while apply
@@ -312,10 +334,16 @@ def raise_a_fingerprint_total(data):
     data["partitions"][0]["fingerprint"]["totals"]["fare"] = "999.00"
 
 
+def point_a_backup_at_a_published_table(data):
+    data["partitions"][0]["backup_relation"] = {**data["partitions"][0]["backup_relation"], "schema": "analytics",
+                                                "identifier": "fct_trips_volatile"}
+
+
 @pytest.mark.parametrize("edit, says", [
     (point_at_the_source, "as the target of fct_trips (planned with the profile's default target), but this "
                           "project with target (the profile's default) resolves fct_trips to"),
     (raise_a_fingerprint_total, "no plan wrote a packet with this content"),
+    (point_a_backup_at_a_published_table, "as the backup of partition 2026-03-01, but this run's is"),
 ])
 def test_an_edited_packet_with_a_re_bound_approval_is_refused_before_any_statement(trips, edit, says):
     path, _ = approved(trips)

@@ -370,6 +370,18 @@ def test_rows_the_applier_adds_to_the_audit_trail_neither_void_an_approval_nor_v
                        "date '2026-03-01' and date '2026-03-03'") == [(13, Decimal("349.00"))]
     assert trips.query(f"select distinct recorded_by from {AUDIT} where event = 'partition_replaced'") == [(applier,)]
 
+    # the planner owns the trail but may not write the target: a `rolled_back` row it adds in its own name says
+    # nothing of the target, and its DELETE removes no row (no policy allows one)
+    assert written_as(trips, planner, audit_row(run_id, "rolled_back", "by the planner", partition_value="2026-03-01",
+                                                outcome="restored")) is None
+    rows = trips.query(f"select count(*) from {AUDIT}")
+    assert written_as(trips, planner, f"delete from {AUDIT}") is None
+    assert trips.query(f"select count(*) from {AUDIT}") == rows
+    ledger = trips.backfill("partitions", "fct_trips", "--partitions", "2026-03-01", "--json", "--target", "applier")
+    assert ledger.returncode == 0, ledger.output
+    [entry] = ledger.json()["partitions"]
+    assert (entry["run_id"], entry["event"], entry["holds_writer"]) == (run_id, "replaced", True), entry
+
     # pure dbt: a second `packet_recorded` for the run, in the applier's name, does not make the rollback refuse
     rolled_back = trips.backfill("rollback", str(path), "--target", "applier")
     assert rolled_back.returncode == 0, rolled_back.output
