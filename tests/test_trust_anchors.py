@@ -83,10 +83,11 @@ def waiting_for(trips, relation):
         f"n.oid = c.relnamespace where not l.granted and n.nspname = '{schema}' and c.relname = '{identifier}'")[0][0] > 0
 
 
-def raced(trips, command, locked, planner, user, target=("--target", "applier")):
+def raced(trips, command, locked, planner, user, target=("--target", "applier"), payload=always_equal_operator):
     """Run `command` as `user` (the dbt target `target`) while `locked` is held; once the command waits for it,
-    create that user's "$user" schema (owned by the planner) holding an always-true `=(varchar, varchar)`, and let
-    the lock go in the same commit. Returns the command's (exit status, stdout, stderr)."""
+    create that user's "$user" schema (owned by the planner) holding `payload` (default: an always-true
+    `=(varchar, varchar)`), and let the lock go in the same commit. Returns the command's (exit status, stdout,
+    stderr)."""
     holder = trips.backend.server.connect(trips.backend.database)
     holder.autocommit = False
     try:
@@ -101,7 +102,7 @@ def raced(trips, command, locked, planner, user, target=("--target", "applier"))
             cursor.execute(f"set role {planner}")
             cursor.execute(f'create schema "{user}"')
             cursor.execute(f'grant usage on schema "{user}" to "{user}"')
-            cursor.execute(always_equal_operator(user))
+            cursor.execute(payload(user))
         holder.commit()
         out, err = process.communicate(timeout=600)
         return process.returncode, out, err
@@ -232,6 +233,7 @@ def test_an_audit_table_someone_untrusted_owns_or_may_rewrite_is_refused_before_
     from test_tampering import approved
     path, _ = approved(trips)
     mallory = f"mallory_{secrets.token_hex(3)}"
+    me = trips.query("select current_user")[0][0]
     trips.query(f"create role {mallory} nologin; grant usage, create on schema analytics_backfill to {mallory}")
     before, stages_before = snapshot(trips), trips.tables_in("analytics_backfill")
     audit_rows = trips.query(f"select count(*) from {AUDIT}")
@@ -242,7 +244,7 @@ def test_an_audit_table_someone_untrusted_owns_or_may_rewrite_is_refused_before_
                             (f"grant truncate on {AUDIT} to {mallory}", f"{mallory} may TRUNCATE"),
                             (f"grant insert on {AUDIT} to public", "PUBLIC (every role) may INSERT"),
                             (f"alter table {AUDIT} owner to {mallory}",
-                             f"it is owned by {mallory}, who does not own its schema")):
+                             f"it is owned by {mallory}, whom {me} does not trust to keep it")):
             trips.query(grant)
             # every command that reads or writes the trail; the first case through each of them
             for command in (("apply", "rollback", "verify", "status", "clean") if grant.startswith("grant update") else ("apply",)):
@@ -261,8 +263,9 @@ def test_an_audit_table_someone_untrusted_owns_or_may_rewrite_is_refused_before_
                     f"grant insert, select on {AUDIT} to public; reset role; drop table analytics_backfill.audit_shape")
         planned = trips.backfill("plan", "fct_trips", "--partitions", "2026-03-02", "--out", "backfills/second.yml")
         refused(planned, f"{AUDIT} can be rewritten by roles the checks defend against: it is owned by "
-                         f"{mallory}, who does not own its schema; PUBLIC (every role) may INSERT; its rows do not name the "
-                         "roles that wrote them")
+                         f"{mallory}, whom {me} does not trust to keep it (not a superuser, the database owner, the "
+                         f"target's owner, nor a role that can act as {me}); PUBLIC (every role) may INSERT; its rows "
+                         "do not name the roles that wrote them")
         assert not (trips.dir / "backfills" / "second.yml").exists()
         assert snapshot(trips) == before
         assert trips.query(f"select count(*) from {AUDIT}") == [(0,)]  # nothing written into it
@@ -286,7 +289,8 @@ def run_recipe(trips, block, roles):
 
 
 def written_as(trips, role, sql):
-    """`sql` run as `role` in a session of its own (no superuser acts); returns the error it raised, or None."""
+    """`sql` run as `role` (SET ROLE in a session of its own: the role's privileges, no superuser's); returns the
+    error it raised, or None."""
     connection = trips.backend.server.connect(trips.backend.database)
     connection.autocommit = True
     try:
@@ -301,56 +305,55 @@ def written_as(trips, role, sql):
         connection.close()
 
 
-def audit_row(run_id, event, detail, **columns):
+def audit_row(run_id, event, detail, at="current_timestamp", **columns):
+    """An INSERT of one audit row as someone with only the INSERT grant would write it."""
     values = {"run_id": run_id, "model": "fct_trips", "target": "analytics.fct_trips", "event": event,
               "detail": detail, **columns}
     quoted = ", ".join("'" + str(value).replace("'", "''") + "'" for value in values.values())
-    return f"insert into {AUDIT} (recorded_at, {', '.join(values)}) values (current_timestamp, {quoted})"
+    return f"insert into {AUDIT} (recorded_at, {', '.join(values)}) values ({at}, {quoted})"
 
 
 @pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
-def test_rows_the_applier_adds_to_the_audit_trail_neither_void_an_approval_nor_vouch_for_an_edited_packet(trips):
-    """The three roles as docs/security.md grants them. The applier may add rows to the audit trail (its INSERT
-    grant), and did: a `building_stages` row whose deadline passed in 2000, a `planned` row for a packet it edited
-    and re-hashed, a second `packet_recorded` for a pure-dbt run. It cannot write another role's name, and a check
-    believes a plan's row only from the planner: the approval stands, the edited packet is refused, the rollback runs."""
+def test_rows_the_applier_or_the_planner_add_to_the_audit_trail_neither_void_an_approval_nor_vouch_for_a_packet(trips):
+    """The three roles as docs/security.md grants them, live owning the target. Each may add rows to the audit trail
+    (its INSERT grant), and did: the applier a `building_stages` row whose deadline passed in 2000, a `planned` row
+    for a packet it edited and re-hashed, a `full_refresh`, a second `packet_recorded` for a pure-dbt run; the
+    planner a `rolled_back`. Neither can write another role's name or switch the row security off, and a check
+    believes a row only from a role that could have done what it says: the approval stands, the edited packet is
+    refused, the ledger and the rollback read the applier's own rows."""
     from test_tampering import raise_a_fingerprint_total, rehashed
     trips.publish_stale_target()
     trips.query("drop schema if exists analytics_backfill cascade")
-    # live: the fixture's own role, which made the schemas and published the target
-    roles = {"live": trips.query("select current_user")[0][0], "planner": as_role(trips, "planner", []),
-             "applier": as_role(trips, "applier", [])}
-    planner, applier = roles["planner"], roles["applier"]
+    roles = {name: as_role(trips, name, []) for name in ("live", "planner", "applier")}
+    live, planner, applier = roles["live"], roles["planner"], roles["applier"]
+    # live owns the source and the target (the fixture made their schemas)
+    trips.query(f"alter table analytics.fct_trips owner to {live}; alter table raw.trip_events owner to {live}; "
+                f"grant usage on schema analytics, raw to {live}")
     before_first_plan, after_first_plan = roles_and_grants()
     run_recipe(trips, before_first_plan, roles)
     path = trips.dir / "backfills" / "roles.yml"
     planned = trips.backfill("plan", "fct_trips", "--partitions", "2026-03-01..2026-03-03", "--out", str(path),
                              "--target", "planner")
     assert planned.returncode == 0, planned.output
-    run_recipe(trips, after_first_plan, roles)
     assert trips.approve(path).returncode == 0
     run_id = yaml.safe_load(path.read_text())["run_id"]
     assert trips.query(f"select distinct recorded_by from {AUDIT}") == [(planner,)]
-
-    # an audit table of an earlier version names no writer: the applier refuses it, and its owner's first command
-    # (a status) brings it up to date, the rows it had keeping no writer
-    trips.query(f"drop policy dbt_backfill_read on {AUDIT}; drop policy dbt_backfill_own_rows on {AUDIT}; "
-                f"alter table {AUDIT} no force row level security, disable row level security, drop column recorded_by")
     unchanged = snapshot(trips)
-    earlier = trips.backfill("apply", str(path), "--target", "applier")
-    refused(earlier, f"{AUDIT} can be rewritten by roles the checks defend against: its rows do not name the roles "
-                     "that wrote them (it was made before rows were attributed, or its row level security was changed "
-                     "since).")
-    assert "any dbt-backfill command its owner runs on this model (status included) brings an earlier table up to " \
-           "date" in earlier.stderr
-    assert snapshot(trips) == unchanged
-    status = trips.backfill("status", str(path), "--target", "planner")
-    assert status.returncode == 0, status.output
-    assert trips.query(f"select count(*) filter (where recorded_by is null), count(*) from {AUDIT}") == [(2, 2)]
 
-    # another role's name is refused by the table itself, and so are edits
+    # the planner made the table at its first plan: until it is handed to the target's owner, the applier refuses it
+    # (its owner could switch its row security off and write in the applier's name)
+    kept_by_the_planner = trips.backfill("apply", str(path), "--target", "applier")
+    refused(kept_by_the_planner, f"{AUDIT} can be rewritten by roles the checks defend against: it is owned by "
+                                 f"{planner}, whom {applier} does not trust to keep it")
+    assert snapshot(trips) == unchanged
+    run_recipe(trips, after_first_plan, roles)
+    assert "must be owner" in written_as(trips, planner, f"alter table {AUDIT} no force row level security")
+
+    # another role's name, or another time, is refused by the table itself; edits change nothing
     assert "violates row-level security policy" in written_as(
         trips, applier, audit_row(run_id, "building_stages", "{}", recorded_by=planner))
+    assert "violates row-level security policy" in written_as(
+        trips, applier, audit_row(run_id, "approved", "{}", at="timestamptz '2000-01-01'"))
     assert "permission denied" in written_as(trips, applier, f"update {AUDIT} set detail = null")
     # what the INSERT grant does allow: rows in its own name
     expired = json.dumps({"stage_schema": "analytics_backfill", "partitions": 3, "expires_at": "2000-01-01T00:00:00+00:00"})
@@ -358,11 +361,10 @@ def test_rows_the_applier_adds_to_the_audit_trail_neither_void_an_approval_nor_v
     forged = rehashed(trips, path, raise_a_fingerprint_total)
     from dbt_backfill.packet import Packet
     assert written_as(trips, applier, audit_row(run_id, "planned", "forged", packet_sha256=Packet.read(forged).sha256())) is None
-    before = snapshot(trips)
 
     edited = trips.backfill("apply", str(forged), "--target", "applier")
     refused(edited, "no plan wrote a packet with this content")
-    assert snapshot(trips) == before
+    assert snapshot(trips) == unchanged
 
     applied = trips.backfill("apply", str(path), "--target", "applier")
     assert applied.returncode == 0, applied.output
@@ -370,21 +372,23 @@ def test_rows_the_applier_adds_to_the_audit_trail_neither_void_an_approval_nor_v
                        "date '2026-03-01' and date '2026-03-03'") == [(13, Decimal("349.00"))]
     assert trips.query(f"select distinct recorded_by from {AUDIT} where event = 'partition_replaced'") == [(applier,)]
 
-    # the planner owns the trail but may not write the target: a `rolled_back` row it adds in its own name says
-    # nothing of the target, and its DELETE removes no row (no policy allows one)
+    # the planner may not write the target: its `rolled_back` row says nothing of it; only the target's owner
+    # rebuilds it, so the applier's `full_refresh` says nothing either; and no DELETE removes a row
     assert written_as(trips, planner, audit_row(run_id, "rolled_back", "by the planner", partition_value="2026-03-01",
                                                 outcome="restored")) is None
+    assert written_as(trips, applier, audit_row("refresh1", "full_refresh", "forged", approved_by="live_job")) is None
     rows = trips.query(f"select count(*) from {AUDIT}")
-    assert written_as(trips, planner, f"delete from {AUDIT}") is None
+    assert written_as(trips, live, f"delete from {AUDIT}") is None
     assert trips.query(f"select count(*) from {AUDIT}") == rows
     ledger = trips.backfill("partitions", "fct_trips", "--partitions", "2026-03-01", "--json", "--target", "applier")
     assert ledger.returncode == 0, ledger.output
     [entry] = ledger.json()["partitions"]
     assert (entry["run_id"], entry["event"], entry["holds_writer"]) == (run_id, "replaced", True), entry
-
-    # pure dbt: a second `packet_recorded` for the run, in the applier's name, does not make the rollback refuse
     rolled_back = trips.backfill("rollback", str(path), "--target", "applier")
     assert rolled_back.returncode == 0, rolled_back.output
+    assert snapshot(trips) == unchanged
+
+    # pure dbt: a second `packet_recorded` and an expired `building_stages`, in the applier's name, change nothing
     pure = trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
                      "{model: fct_trips, partitions: 2026-03-01..2026-03-03}", "--target", "planner")
     assert pure.returncode == 0, pure.output
@@ -395,9 +399,57 @@ def test_rows_the_applier_adds_to_the_audit_trail_neither_void_an_approval_nor_v
     applied = trips.dbt("run-operation", "dbt_backfill.apply_backfill", "--args",
                         f"{{run_id: '{pure_run}', approved_sha256: '{sha256}', approved_by: Dana Owner}}", "--target", "applier")
     assert applied.returncode == 0, applied.output
-    after = snapshot(trips)
-    assert after != before
+    assert snapshot(trips) != unchanged
     rolled_back = trips.dbt("run-operation", "dbt_backfill.rollback_backfill", "--args", f"{{run_id: '{pure_run}'}}",
                             "--target", "applier")
     assert rolled_back.returncode == 0, rolled_back.output
+    assert snapshot(trips) == unchanged
+
+    # an audit table of an earlier version names no writer: the applier refuses it; its owner's first command (a
+    # status) brings it up to date, the rows it had keeping no writer, and a packet planned before is planned again
+    trips.query(f"drop policy dbt_backfill_read on {AUDIT}; drop policy dbt_backfill_own_rows on {AUDIT}; "
+                f"alter table {AUDIT} no force row level security, disable row level security, drop column recorded_by")
+    rows = trips.query(f"select count(*) from {AUDIT}")[0][0]
+    earlier = trips.backfill("apply", str(path), "--target", "applier")
+    refused(earlier, f"{AUDIT} can be rewritten by roles the checks defend against: its rows do not name the roles "
+                     "that wrote them (it was made before rows were attributed, or its row level security was changed "
+                     "since).")
+    assert "any dbt-backfill command its owner runs on this model (status included) brings an earlier table up to " \
+           "date" in earlier.stderr
+    status = trips.backfill("status", str(path), "--target", "live")
+    assert status.returncode == 0, status.output
+    assert trips.query(f"select count(*) filter (where recorded_by is null), count(*) from {AUDIT}") == [(rows, rows)]
+    replanned = trips.backfill("apply", str(path), "--target", "applier")
+    refused(replanned, "no plan wrote a packet with this content")
+    assert snapshot(trips) == unchanged
+
+
+def concat_that_raises(schema):
+    """An exact `concat(text, text)`: a closer match than the built-in variadic one, in whichever schema it stands
+    on the path; it says so when it runs."""
+    return (f'create function "{schema}".concat(text, text) returns text language plpgsql as '
+            "$$ begin raise exception 'mallory ran as %', current_user; end $$")
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_a_user_schema_made_while_a_plan_waits_is_not_on_the_path_its_builds_run_under(trips):
+    """The model's SQL runs under the session's own search_path, given back after the checks. A role that may
+    create schemas made the planner's "$user" schema, holding a closer `concat`, while the plan waited for the
+    source: the path given back is the schemas the check resolved, so the model never calls it (before, it ran
+    as the planner, with every right the planner has)."""
+    mallory = f"mallory_{secrets.token_hex(3)}"
+    database, me = trips.query("select current_database(), current_user")[0]
+    trips.query(f"create role {mallory} nologin; grant create on database {database} to {mallory}")
+    before = snapshot(trips)
+    try:
+        status, out, err = raced(trips, ["plan", "fct_trips_variant", "--partitions", DAY, "--vars",
+                                         "{status_expr: 'concat(status, status)'}"], "raw.trip_events", mallory, me,
+                                 target=(), payload=concat_that_raises)
+    finally:
+        trips.query(f"drop owned by {mallory}; drop role {mallory}")
+    # never called; the check that runs again after the builds then finds the schema and refuses the plan
+    assert "mallory ran" not in out + err
+    assert status == 3, out + err
+    assert err.startswith('refused: the search_path of this session ("$user", public) names schema(s) where roles that '
+                          f'cannot act as {me} may create functions and operators, or have: "{me}"'), err
     assert snapshot(trips) == before

@@ -1,7 +1,8 @@
 {#
   Every row of the audit trail names the role that wrote it, and no role can write another's name (PostgreSQL):
   a `recorded_by` column that defaults to current_user, and row level security, forced on the owner too, whose only
-  INSERT policy is `recorded_by = current_user`. No policy allows UPDATE or DELETE, so they change no row whatever
+  INSERT policy is `recorded_by = current_user` and `recorded_at = current_timestamp` (a row cannot be dated back
+  before a later one, whose order the ledger reads). No policy allows UPDATE or DELETE, so they change no row whatever
   is granted (superusers aside). _trusted_writer then reads each row for what its writer may vouch for.
   Run on a table just created, and by refuse_untrusted_audit_table on one made before rows were attributed, when
   that is all that is wrong with it and the caller can act as its owner (who alone may alter it): its earlier rows
@@ -23,7 +24,8 @@
       ~ 'alter table ' ~ audit ~ ' enable row level security; alter table ' ~ audit ~ ' force row level security; '
       ~ 'drop policy if exists dbt_backfill_read on ' ~ audit ~ '; drop policy if exists dbt_backfill_own_rows on ' ~ audit ~ '; '
       ~ 'create policy dbt_backfill_read on ' ~ audit ~ ' for select using (true); '
-      ~ 'create policy dbt_backfill_own_rows on ' ~ audit ~ ' for insert with check (recorded_by OPERATOR(pg_catalog.=) current_user)',
+      ~ 'create policy dbt_backfill_own_rows on ' ~ audit ~ ' for insert with check (recorded_by OPERATOR(pg_catalog.=) current_user '
+      ~ 'and recorded_at OPERATOR(pg_catalog.=) current_timestamp)',
       fetch=false) %}
 {% endmacro %}
 
@@ -36,5 +38,18 @@
     ~ "and (select pg_catalog.array_agg(p.polname::pg_catalog.text || ' ' || pg_catalog.pg_get_expr(p.polwithcheck, p.polrelid) "
     ~ "|| ' ' || p.polroles::pg_catalog.text) from pg_catalog.pg_policy p where p.polrelid OPERATOR(pg_catalog.=) c.oid "
     ~ "and p.polpermissive and p.polcmd OPERATOR(pg_catalog.=) ANY (ARRAY['a', '*']::pg_catalog.\"char\"[])) "
-    ~ "OPERATOR(pg_catalog.=) ARRAY['dbt_backfill_own_rows (recorded_by = CURRENT_USER) {0}'])") }}
+    ~ "OPERATOR(pg_catalog.=) ARRAY['dbt_backfill_own_rows ((recorded_by = CURRENT_USER) AND (recorded_at = CURRENT_TIMESTAMP)) {0}'])") }}
+{% endmacro %}
+
+{# The column naming each row's writer, as a query of the audit table selects it: null where the engine has no roles. #}
+{% macro _recorded_by_column() %}
+  {{ return(adapter.dispatch('_recorded_by_column', 'dbt_backfill')()) }}
+{% endmacro %}
+
+{% macro default___recorded_by_column() %}
+  {{ return('cast(null as ' ~ dbt.type_string() ~ ')') }}
+{% endmacro %}
+
+{% macro postgres___recorded_by_column() %}
+  {{ return('recorded_by') }}
 {% endmacro %}

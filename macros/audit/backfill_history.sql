@@ -15,10 +15,12 @@
   {% set since_instant = dbt_backfill._instant_literal(since, 'since') if since is not none else none %}
   {% set string_type = dbt.type_string() %}
   {% set audits = dbt_backfill._audit_relations(model) %}
+  {% set targets = dbt_backfill._audit_relations(model, with_target=true) %}
   {% set found = [] %}
   {% set events = [] %}
   {% for name, audit in audits.items() | sort %}
     {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
+      {% do dbt_backfill.refuse_untrusted_audit_table(audit, targets=targets[name]) %}
       {% do found.append(name) %}
       {% set conditions = [] %}
       {% if model %}{% do conditions.append('model = ' ~ dbt_backfill._sql_literal(model)) %}{% endif %}
@@ -27,7 +29,7 @@
       {% set table = dbt_backfill._execute(
           'select cast(recorded_at as ' ~ string_type ~ ') as recorded_at, recorded_at as bf_instant, run_id, model, '
           ~ 'target, event, partition_value, packet_sha256, approved_by, fingerprint_before, fingerprint_after, '
-          ~ 'duration_ms, outcome, detail from ' ~ audit
+          ~ 'duration_ms, outcome, detail, ' ~ dbt_backfill._recorded_by_column() ~ ' as recorded_by from ' ~ audit
           ~ (' where ' ~ conditions | join(' and ') if conditions else '')
           ~ ' order by recorded_at desc, run_id desc limit ' ~ limit) %}
       {% for row in table.rows %}
@@ -51,10 +53,13 @@
     {% do log('No audit table yet for ' ~ scope ~ ' (looked for ' ~ audits.keys() | sort | join(', ') ~ '): nothing has been planned there.', info=true) %}
   {% else %}
     {% do log(events | length ~ ' event(s) for ' ~ scope ~ ' in ' ~ found | join(', ') ~ ', oldest first:', info=true) %}
-    {% set rows = [['recorded at', 'run', 'model', 'event', 'partition', 'approved by', 'by', 'outcome']] %}
+    {# the role that wrote each row, where the engine has roles (PostgreSQL): what the checks read it by #}
+    {% set attributed = events | selectattr('recorded_by') | list | length > 0 %}
+    {% set rows = [['recorded at', 'run', 'model', 'event', 'partition', 'approved by', 'by', 'outcome']
+                   + (['recorded by'] if attributed else [])] %}
     {% for e in events %}
       {% do rows.append([(e.recorded_at | string)[:19], e.run_id or '', e.model or '', e.event, e.partition_value or '',
-                         e.approved_by or '', e.who or '', (e.said | string)[:60]]) %}
+                         e.approved_by or '', e.who or '', (e.said | string)[:60]] + ([e.recorded_by or ''] if attributed else [])) %}
     {% endfor %}
     {% for line in dbt_backfill._table_lines(rows) %}{% do log(line, info=true) %}{% endfor %}
   {% endif %}

@@ -31,7 +31,7 @@
 {% macro _ensure_audit_table(target_relation) %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
   {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
-    {% do dbt_backfill.refuse_untrusted_audit_table(audit) %}
+    {% do dbt_backfill.refuse_untrusted_audit_table(audit, target_relation) %}
     {{ return(none) }}
   {% endif %}
   {% do dbt_backfill._ensure_schema(audit.database, audit.schema) %}
@@ -61,17 +61,22 @@
   The audit tables of the project's models, where record_audit_event writes them (_audit_relation: beside each
   model's own relation, custom schemas and aliases included, or the var dbt_backfill_audit_schema): of `model`
   alone when named (it must be a model of the project), else of every model that declares meta.backfill.
-  Returns {relation name: relation}, whether or not the table exists yet.
+  Returns {relation name: relation}, whether or not the table exists yet; `with_target`: {relation name: [the
+  relations of the models whose trail it is]}.
 #}
-{% macro _audit_relations(model=none) %}
+{% macro _audit_relations(model=none, with_target=false) %}
   {% set nodes = [dbt_backfill._model_node(model)] if model else
                  graph.nodes.values() | selectattr('resource_type', 'equalto', 'model')
                  | selectattr('config.materialized', 'ne', 'ephemeral') | list %}
   {% set audits = {} %}
   {% for node in nodes if model or (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') %}
-    {% set audit = dbt_backfill._audit_relation(api.Relation.create(database=node.database, schema=node.schema,
-                                                                    identifier=node.alias or node.name)) %}
-    {% do audits.update({dbt_backfill._relation_name(audit): audit}) %}
+    {% set target = api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias or node.name) %}
+    {% set audit = dbt_backfill._audit_relation(target) %}
+    {% if with_target %}
+      {% do audits.setdefault(dbt_backfill._relation_name(audit), []).append(target) %}
+    {% else %}
+      {% do audits.update({dbt_backfill._relation_name(audit): audit}) %}
+    {% endif %}
   {% endfor %}
   {{ return(audits) }}
 {% endmacro %}

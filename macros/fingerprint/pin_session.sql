@@ -16,11 +16,12 @@
      search_path: refuse_unsafe_search_path fixes it to the schemas it resolves to now, pg_catalog first, and checks
      that fixed path. PostgreSQL searches pg_catalog first only when the path does not name it; a role or database
      set to `public, pg_catalog` would let a public.lower(text) or an operator ||(text, text) replace the built-in in
-     everything fingerprinted, committed or written. The session's own path is remembered first, so that
-     _unpin_session gives it back to the model's SQL. #}
+     everything fingerprinted, committed or written. The session's own path is remembered first, as the schemas it
+     resolves to now in its own order (_resolved_search_path), so that _unpin_session gives the model's SQL the
+     path `dbt run` has and the check read: a "$user" schema someone creates while the plan runs is not on it. #}
   {% set remembered = graph.setdefault('dbt_backfill_session', {}).setdefault(invocation_id, {}) %}
   {% if 'search_path' not in remembered %}
-    {% do remembered.update({'search_path': dbt_backfill._current_setting('search_path')}) %}
+    {% do remembered.update({'search_path': dbt_backfill._resolved_search_path()}) %}
     {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% endif %}
   {% do dbt_backfill._pin_settings({'TimeZone': 'UTC', 'DateStyle': 'ISO, YMD', 'extra_float_digits': '1',

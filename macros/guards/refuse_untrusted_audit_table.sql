@@ -3,27 +3,36 @@
   a packet was planned (`planned`, `packet_recorded`), when an approval expires (`building_stages`), and what a
   rollback or a later apply may do (the ledger): an audit table created first by a role that may merely create in
   the stage schema, or one anyone may update, would let that role forge them.
-  Trusted to own it: the owner of its schema (the planner who made the stage schema, whom the applier trusts with
-  the stages), superusers, the database owner, and roles that can act as the acting role. No role other than those
-  and members of the owner may UPDATE, DELETE or TRUNCATE it, and PUBLIC may not write it at all. INSERT granted to
-  named roles (the applier's documented grant) is allowed, and each row must name the role that wrote it
-  (_attribute_audit_rows; _trusted_writer reads each row by its writer). A table made before rows were
-  attributed, with nothing else wrong, is brought up to date when the caller can act as its owner: the first
-  command its owner runs after the upgrade, reads included, makes that one change (DECISIONS row 81). A member of pg_write_all_data may rewrite every table,
-  this one included, and is refused like any other such role. Checked once per invocation and table; a no-op on
-  the engines without roles.
+  Trusted to own it: superusers, the database owner, the owner of `target_relation` (the live job, who may write
+  the target anyway), the acting role and roles that can act as it. Not the planner, for the
+  applier: a table's owner may switch its row security off and write rows in anyone's name, so the planner who
+  made it at its first plan hands it to the target's owner (docs/security.md, the roles and grants). No role
+  other than those and members of the owner may UPDATE, DELETE or TRUNCATE it, and PUBLIC may not write it at
+  all. INSERT granted to named roles (the planner's and the applier's) is allowed, and each row must name the
+  role that wrote it (_attribute_audit_rows; _trusted_writer reads each row by its writer). A table made before
+  rows were attributed, with nothing else wrong, is brought up to date when the caller can act as its owner: the
+  first command its owner runs after the upgrade, reads included, makes that one change (DECISIONS row 81). A
+  member of pg_write_all_data may rewrite every table, this one included, and is refused like any other such
+  role. Checked once per invocation, table and target; a no-op on the engines without roles.
 #}
-{% macro refuse_untrusted_audit_table(audit) %}
-  {{ return(adapter.dispatch('refuse_untrusted_audit_table', 'dbt_backfill')(audit)) }}
+{% macro refuse_untrusted_audit_table(audit, target_relation=none, targets=none) %}
+  {{ return(adapter.dispatch('refuse_untrusted_audit_table', 'dbt_backfill')(audit, target_relation, targets)) }}
 {% endmacro %}
 
-{% macro default__refuse_untrusted_audit_table(audit) %}
+{% macro default__refuse_untrusted_audit_table(audit, target_relation=none, targets=none) %}
   {{ return(none) }}
 {% endmacro %}
 
-{% macro postgres__refuse_untrusted_audit_table(audit) %}
+{% macro postgres__refuse_untrusted_audit_table(audit, target_relation=none, targets=none) %}
+  {% set targets = ([target_relation] if target_relation is not none else []) + (targets or []) %}
   {% set checked = graph.setdefault('dbt_backfill_trusted_audits', {}).setdefault(invocation_id, {}) %}
-  {% if checked.get(audit | string) %}{{ return(none) }}{% endif %}
+  {% set key = (audit | string) ~ ' ' ~ targets | map('string') | join(' ') %}
+  {% if checked.get(key) %}{{ return(none) }}{% endif %}
+  {% set names = [] %}
+  {% for target in targets %}{% do names.append(dbt_backfill._sql_literal(target | string)) %}{% endfor %}
+  {# the owners of the targets whose trail it holds (one, or every model writing a shared table) #}
+  {% set target_owners = "(select pg_catalog.array_agg(c.relowner) from pg_catalog.pg_class c where c.oid OPERATOR(pg_catalog.=) "
+      ~ "ANY (ARRAY[" ~ names | join(', ') ~ "]::pg_catalog.text[]::pg_catalog.regclass[]))" if names else 'null::pg_catalog.oid[]' %}
   {% set query %}
     with audit as (
       select c.oid, c.relowner, n.nspowner, {{ dbt_backfill._audit_attribution_in_place() }} as attributed
@@ -33,7 +42,9 @@
     trusted as (
       select r.oid, (r.rolsuper or r.oid OPERATOR(pg_catalog.=) (select d.datdba from pg_catalog.pg_database d
                        where d.datname OPERATOR(pg_catalog.=) pg_catalog.current_database())
-                     or pg_catalog.pg_has_role(r.oid, current_user, 'MEMBER')) as outright,
+                     or pg_catalog.pg_has_role(r.oid, current_user, 'MEMBER')
+                     or exists (select 1 from pg_catalog.unnest({{ target_owners }}) as o(owner)
+                                where pg_catalog.pg_has_role(r.oid, o.owner, 'MEMBER'))) as outright,
              r.rolname
       from pg_catalog.pg_roles r
       {# PostgreSQL's predefined roles (pg_write_all_data, ...) act only through their members, who are read here as
@@ -41,9 +52,11 @@
       where r.oid OPERATOR(pg_catalog.>=) 16384
     ),
     problems as (
-      select 1 as position, 'it is owned by ' || t.rolname::pg_catalog.text || ', who does not own its schema' as why
+      select 1 as position, 'it is owned by ' || t.rolname::pg_catalog.text || ', whom ' || current_user::pg_catalog.text
+             || ' does not trust to keep it (not a superuser, the database owner, the target''s owner, nor a role '
+             || 'that can act as ' || current_user::pg_catalog.text || ')' as why
       from audit a join trusted t on t.oid OPERATOR(pg_catalog.=) a.relowner
-      where not t.outright and a.relowner OPERATOR(pg_catalog.<>) a.nspowner
+      where not t.outright
       union all
       select 2, 'PUBLIC (every role) may ' || p.privilege
       from audit a cross join (values ('INSERT'), ('UPDATE'), ('DELETE'), ('TRUNCATE')) as p(privilege)
@@ -73,11 +86,11 @@
     {% do dbt_backfill._refuse('untrusted_audit_table',
         'the audit table ' ~ dbt_backfill._relation_name(audit) ~ ' can be rewritten by roles the checks defend against: '
         ~ problems | join('; ') ~ '. Its rows decide whether a packet was planned, when an approval expires and what a '
-        ~ 'rollback may do. Nothing was done. Have its schema\'s owner (or a superuser) own it, and grant only INSERT to '
-        ~ 'the applier (docs/security.md, the roles and grants)' ~ ('; any dbt-backfill command its owner runs on this '
+        ~ 'rollback may do. Nothing was done. Have the target\'s owner (or a superuser) own it, and grant only SELECT and '
+        ~ 'INSERT to the planner and the applier (docs/security.md, the roles and grants)' ~ ('; any dbt-backfill command its owner runs on this '
         ~ 'model (status included) brings an earlier table up to date' if problems | length == 1 and '(it was made before' in problems[0]
         else '') ~ '.', {'audit_table': dbt_backfill._relation_name(audit),
         'problems': problems}) %}
   {% endif %}
-  {% do checked.update({audit | string: true}) %}
+  {% do checked.update({key: true}) %}
 {% endmacro %}

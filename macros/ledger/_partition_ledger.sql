@@ -23,7 +23,7 @@
   {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is none %}
     {{ return(ledger) }}
   {% endif %}
-  {% do dbt_backfill.refuse_untrusted_audit_table(audit) %}
+  {% do dbt_backfill.refuse_untrusted_audit_table(audit, target_relation) %}
   {% set rows = dbt_backfill._execute('select cast(recorded_at as ' ~ dbt.type_string() ~ ') as recorded_at, run_id, event, '
       ~ 'partition_value, approved_by, fingerprint_after, outcome, detail from ' ~ audit ~ ' where target = '
       ~ dbt_backfill._sql_literal(dbt_backfill._relation_name(target_relation))

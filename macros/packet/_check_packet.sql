@@ -64,11 +64,11 @@
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
   {% set rows = [] %}
   {% if packet_sha256 and adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
-    {% do dbt_backfill.refuse_untrusted_audit_table(audit) %}
+    {% do dbt_backfill.refuse_untrusted_audit_table(audit, target_relation) %}
     {% set rows = dbt_backfill._execute('select event, packet_sha256, fingerprint_after, detail, '
         ~ dbt_backfill.sha256_hex('detail') ~ ' as digest from ' ~ audit ~ ' where run_id = ' ~ dbt_backfill._sql_literal(run_id)
         ~ " and event in ('planned', 'packet_recorded', 'building_stages')"
-        ~ ' and ' ~ dbt_backfill._trusted_writer(audit, target_relation) ~ ' order by recorded_at').rows %}
+        ~ ' and ' ~ dbt_backfill._trusted_writer(audit, target_relation, attributed_only=true) ~ ' order by recorded_at').rows %}
     {% do dbt_backfill._commit() %}
   {% endif %}
   {% set planned = rows | selectattr(0, 'equalto', 'planned') | list %}

@@ -578,10 +578,14 @@ def history(model, run_id, since, limit, project_dir, profiles_dir, dbt_target, 
                f"{', run ' + run_id if run_id else ''}{', since ' + since if since else ''}: "
                f"{len(result['events'])} event(s).")
     if result["events"]:
-        click.echo(_table(["recorded at", "run", "model", "event", "partition", "approved by", "by", "outcome"],
+        # the role that wrote each row, where the engine has roles (PostgreSQL): what the checks believe it by
+        attributed = any(e.get("recorded_by") for e in result["events"])
+        click.echo(_table(["recorded at", "run", "model", "event", "partition", "approved by", "by", "outcome"]
+                          + (["recorded by"] if attributed else []),
                           [[e["recorded_at"][:19], e["run_id"] or "", e["model"] or "", e["event"],
                             shown(e["partition_value"] or ""), e["approved_by"] or "", e.get("who") or "",
                             (e.get("said") or e["outcome"] or "")[:60]]
+                           + ([shown(e.get("recorded_by") or "")] if attributed else [])
                            for e in result["events"]]))
 
 

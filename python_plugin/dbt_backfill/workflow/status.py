@@ -191,8 +191,12 @@ def status(runner: DbtRunner, path: Path) -> TargetState:
     except BackfillRefused:
         raise  # the database answered: it refused to be read as it is (an unsafe session, an untrusted trail)
     except BackfillError as failure:
-        raise BackfillError(f"state unknown: {_why_unreadable(failure)}; run `dbt-backfill status {path}` when it is "
-                            "back.") from failure
+        cause = classify(str(failure))
+        # "when it is back" only where something is away: a permission or a full disk does not come back by itself
+        again = ("as a role that may read the target, its stages and its audit table"
+                 if cause and cause.kind == "permission_denied" else "when it is back")
+        raise BackfillError(f"state unknown: {_why_unreadable(failure)}; run `dbt-backfill status {path}` "
+                            f"{again}.") from failure
 
 
 def stopped(runner: DbtRunner, packet: Packet, path: Path, command: str, failure: BaseException) -> BackfillError | BackfillRefused:
