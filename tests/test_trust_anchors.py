@@ -4,6 +4,7 @@ search_path while it waits for a lock."""
 import json
 import re
 import secrets
+import shlex
 from decimal import Decimal
 from pathlib import Path
 
@@ -244,17 +245,32 @@ def test_an_audit_table_someone_untrusted_owns_or_may_rewrite_is_refused_before_
                             (f"grant truncate on {AUDIT} to {mallory}", f"{mallory} may TRUNCATE"),
                             (f"grant insert on {AUDIT} to public", "PUBLIC (every role) may INSERT"),
                             (f"alter table {AUDIT} owner to {mallory}",
-                             f"it is owned by {mallory}, whom {me} does not trust to keep it")):
+                             f"it is owned by {mallory}, whom {me} does not trust to keep it"),
+                            # what an owner may leave behind, to run or hide rows when the trail is written or read
+                            (f"create function analytics_backfill.bf_same() returns trigger language plpgsql as "
+                             f"$$ begin return new; end $$; create trigger bf_audit before insert on {AUDIT} for each "
+                             f"row execute function analytics_backfill.bf_same()", "it has trigger bf_audit"),
+                            (f"create rule bf_audit as on insert to {AUDIT} do also notify bf_audit",
+                             "it has rule bf_audit"),
+                            (f"create table analytics_backfill.bf_kid () inherits ({AUDIT})",
+                             "table analytics_backfill.bf_kid inherits from it (its rows are read as the trail's)"),
+                            (f"create policy bf_hide on {AUDIT} as restrictive for select using (run_id <> 'x')",
+                             "it has row security policy bf_hide, not dbt-backfill's")):
             trips.query(grant)
             # every command that reads or writes the trail; the first case through each of them
             for command in (("apply", "rollback", "verify", "status", "clean") if grant.startswith("grant update") else ("apply",)):
                 result = trips.backfill(command, str(path))
                 refused(result, f"{AUDIT} can be rewritten by roles the checks defend against: {says}")
                 assert "Nothing was done." in result.stderr
-                assert snapshot(trips) == before and trips.tables_in("analytics_backfill") == stages_before
+                # the state read after a refused apply is refused for the same reason: said so, not as an outage
+                assert "when it is back" not in result.stderr, result.stderr
+                stages = [t for t in trips.tables_in("analytics_backfill") if "bf_kid" not in str(t)]
+                assert snapshot(trips) == before and stages == stages_before
                 assert trips.query(f"select count(*) from {AUDIT}") == audit_rows
             trips.query(f"alter table {AUDIT} owner to current_user; revoke all on {AUDIT} from {mallory}, public; "
-                        f"revoke pg_write_all_data from {mallory}")
+                        f"revoke pg_write_all_data from {mallory}; drop trigger if exists bf_audit on {AUDIT}; "
+                        f"drop rule if exists bf_audit on {AUDIT}; drop table if exists analytics_backfill.bf_kid; "
+                        f"drop policy if exists bf_hide on {AUDIT}")
 
         # the issue's case: the table created first, by a role that may merely create in the stage schema
         trips.query(f"create table analytics_backfill.audit_shape as select * from {AUDIT} limit 0; drop table {AUDIT}; "
@@ -276,9 +292,12 @@ def test_an_audit_table_someone_untrusted_owns_or_may_rewrite_is_refused_before_
 # -- the audit trail as trusted as the approval: each row written by the role it vouches for ----------------------
 
 def roles_and_grants():
-    """docs/security.md's roles and grants recipe, as written there: [before the first plan, after it]."""
+    """docs/security.md's roles and grants recipe, as written there: (the grants before the audit table exists, the
+    command that makes it, as its words, the grants after)."""
     section = (ROOT / "docs" / "security.md").read_text().split("## Roles and grants (PostgreSQL)", 1)[1]
-    return re.findall(r"```sql\n(.*?)```", section, re.S)
+    before, after = re.findall(r"```sql\n(.*?)```", section, re.S)
+    [command] = re.findall(r"```bash\n(.*?)```", section, re.S)
+    return before, shlex.split(command), after
 
 
 def run_recipe(trips, block, roles):
@@ -329,8 +348,19 @@ def test_rows_the_applier_or_the_planner_add_to_the_audit_trail_neither_void_an_
     # live owns the source and the target (the fixture made their schemas)
     trips.query(f"alter table analytics.fct_trips owner to {live}; alter table raw.trip_events owner to {live}; "
                 f"grant usage on schema analytics, raw to {live}")
-    before_first_plan, after_first_plan = roles_and_grants()
-    run_recipe(trips, before_first_plan, roles)
+    grants, make_the_audit_table, audit_grants = roles_and_grants()
+    run_recipe(trips, grants, roles)
+    # a table the planner made is refused by the applier: what an owner did to it would stay with it
+    assert trips.backfill("plan", "fct_trips", "--partitions", "2026-03-01", "--target", "planner").returncode == 0
+    unchanged = snapshot(trips)
+    kept_by_the_planner = trips.backfill("partitions", "fct_trips", "--target", "applier")
+    refused(kept_by_the_planner, f"{AUDIT} can be rewritten by roles the checks defend against: it is owned by "
+                                 f"{planner}, whom {applier} does not trust to keep it")
+    trips.query(f"drop table {AUDIT}")
+    assert make_the_audit_table[:2] == ["dbt", "run-operation"]
+    made = trips.dbt(*make_the_audit_table[1:], "--target", "live")
+    assert made.returncode == 0, made.output
+    run_recipe(trips, audit_grants, roles)
     path = trips.dir / "backfills" / "roles.yml"
     planned = trips.backfill("plan", "fct_trips", "--partitions", "2026-03-01..2026-03-03", "--out", str(path),
                              "--target", "planner")
@@ -338,15 +368,7 @@ def test_rows_the_applier_or_the_planner_add_to_the_audit_trail_neither_void_an_
     assert trips.approve(path).returncode == 0
     run_id = yaml.safe_load(path.read_text())["run_id"]
     assert trips.query(f"select distinct recorded_by from {AUDIT}") == [(planner,)]
-    unchanged = snapshot(trips)
-
-    # the planner made the table at its first plan: until it is handed to the target's owner, the applier refuses it
-    # (its owner could switch its row security off and write in the applier's name)
-    kept_by_the_planner = trips.backfill("apply", str(path), "--target", "applier")
-    refused(kept_by_the_planner, f"{AUDIT} can be rewritten by roles the checks defend against: it is owned by "
-                                 f"{planner}, whom {applier} does not trust to keep it")
     assert snapshot(trips) == unchanged
-    run_recipe(trips, after_first_plan, roles)
     assert "must be owner" in written_as(trips, planner, f"alter table {AUDIT} no force row level security")
 
     # another role's name, or another time, is refused by the table itself; edits change nothing

@@ -27,7 +27,7 @@
                           watermark=none, allow_watermark_move=false, approval={}, control=none, batch_size=5,
                           packet_sha256=none, source=none, allow_source_drift=none) %}
   {% set session = dbt_backfill._write_session(target, model, partition_by, business_key, additive, material_columns, approval,
-      run_id, partitions, packet_sha256) %}
+      run_id, partitions, packet_sha256, publishing=true) %}
   {% set target_relation, scope, target_columns, audit_fields = session.relation, session.scope, session.columns, session.audit_fields %}
   {% do dbt_backfill._refuse_stale_approval(target_relation, run_id, audit_fields, source, session.planned.expires_at,
       allow_source_drift) %}

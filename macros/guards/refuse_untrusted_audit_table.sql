@@ -29,13 +29,13 @@
   {% set key = (audit | string) ~ ' ' ~ targets | map('string') | join(' ') %}
   {% if checked.get(key) %}{{ return(none) }}{% endif %}
   {% set names = [] %}
-  {% for target in targets %}{% do names.append(dbt_backfill._sql_literal(target | string)) %}{% endfor %}
+  {% for target in targets %}{% do names.append('pg_catalog.to_regclass(' ~ dbt_backfill._sql_literal(target | string) ~ ')') %}{% endfor %}
   {# the owners of the targets whose trail it holds (one, or every model writing a shared table) #}
   {% set target_owners = "(select pg_catalog.array_agg(c.relowner) from pg_catalog.pg_class c where c.oid OPERATOR(pg_catalog.=) "
-      ~ "ANY (ARRAY[" ~ names | join(', ') ~ "]::pg_catalog.text[]::pg_catalog.regclass[]))" if names else 'null::pg_catalog.oid[]' %}
+      ~ "ANY (ARRAY[" ~ names | join(', ') ~ "]::pg_catalog.regclass[]))" if names else 'null::pg_catalog.oid[]' %}
   {% set query %}
     with audit as (
-      select c.oid, c.relowner, n.nspowner, {{ dbt_backfill._audit_attribution_in_place() }} as attributed
+      select c.oid, c.relowner, c.relkind, n.nspowner, {{ dbt_backfill._audit_attribution_in_place() }} as attributed
       from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid OPERATOR(pg_catalog.=) c.relnamespace
       where c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass({{ dbt_backfill._sql_literal(audit | string) }})
     ),
@@ -71,6 +71,22 @@
       select 4, 'its rows do not name the roles that wrote them (it was made before rows were attributed, '
              || 'or its row level security was changed since)'
       from audit a where not a.attributed
+      union all
+      {# what runs, or hides rows, when the trail is written or read: its owner's code, not the package's #}
+      select 5, 'it is not a plain table' from audit a where a.relkind OPERATOR(pg_catalog.<>) 'r'
+      union all
+      select 5, 'it has trigger ' || t.tgname::pg_catalog.text
+      from audit a join pg_catalog.pg_trigger t on t.tgrelid OPERATOR(pg_catalog.=) a.oid where not t.tgisinternal
+      union all
+      select 5, 'it has rule ' || r.rulename::pg_catalog.text
+      from audit a join pg_catalog.pg_rewrite r on r.ev_class OPERATOR(pg_catalog.=) a.oid
+      union all
+      select 5, 'table ' || i.inhrelid::pg_catalog.regclass::pg_catalog.text || ' inherits from it (its rows are read as the trail''s)'
+      from audit a join pg_catalog.pg_inherits i on i.inhparent OPERATOR(pg_catalog.=) a.oid
+      union all
+      select 5, 'it has row security policy ' || p.polname::pg_catalog.text || ', not dbt-backfill''s'
+      from audit a join pg_catalog.pg_policy p on p.polrelid OPERATOR(pg_catalog.=) a.oid
+      where p.polname OPERATOR(pg_catalog.<>) ALL (ARRAY['dbt_backfill_read', 'dbt_backfill_own_rows']::pg_catalog.name[])
     )
     select position, why, (select pg_catalog.pg_has_role(current_user, a.relowner, 'USAGE') from audit a) as owner
     from problems order by position, why

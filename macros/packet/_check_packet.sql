@@ -12,7 +12,8 @@
   `consequence` ends each refusal ("The target is unchanged." / "Nothing was dropped.").
   Returns the plan's record: {expires_at}.
 #}
-{% macro _check_packet(model, target, run_id, partitions, packet_sha256=none, consequence='The target is unchanged.') %}
+{% macro _check_packet(model, target, run_id, partitions, packet_sha256=none, consequence='The target is unchanged.',
+                       publishing=false) %}
   {% set node = dbt_backfill._model_node(model) %}
   {% set expected = {'database': node.database, 'schema': node.schema, 'identifier': node.alias or node.name} %}
   {% set database_differs = target.get('database') and expected.database and target.get('database') != expected.database %}
@@ -46,7 +47,7 @@
       {% endif %}
     {% endfor %}
   {% endfor %}
-  {{ return(dbt_backfill._planned_record(target_relation, run_id, partitions, packet_sha256, consequence)) }}
+  {{ return(dbt_backfill._planned_record(target_relation, run_id, partitions, packet_sha256, consequence, publishing)) }}
 {% endmacro %}
 
 {#
@@ -57,10 +58,12 @@
   the packet's fields as arguments, which a direct `run-operation` could give apart from that SHA-256, the ones a
   write trusts are read from the database: each partition's approved fingerprint must be the one the `planned` row
   holds, and the approval's deadline is the one the plan recorded before it built anything (its
-  `building_stages` row; the earliest, should there be more), whatever the caller says.
+  `building_stages` row; the earliest, should there be more), whatever the caller says. Only rows a trusted
+  writer wrote count (_trusted_writer); for an apply (`publishing`), only rows that name their writer: a packet
+  planned before the trail was attributed is planned again, while its rollback and clean read it as before.
   Returns {expires_at}.
 #}
-{% macro _planned_record(target_relation, run_id, partitions, packet_sha256, consequence) %}
+{% macro _planned_record(target_relation, run_id, partitions, packet_sha256, consequence, publishing=false) %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
   {% set rows = [] %}
   {% if packet_sha256 and adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
@@ -68,7 +71,7 @@
     {% set rows = dbt_backfill._execute('select event, packet_sha256, fingerprint_after, detail, '
         ~ dbt_backfill.sha256_hex('detail') ~ ' as digest from ' ~ audit ~ ' where run_id = ' ~ dbt_backfill._sql_literal(run_id)
         ~ " and event in ('planned', 'packet_recorded', 'building_stages')"
-        ~ ' and ' ~ dbt_backfill._trusted_writer(audit, target_relation, attributed_only=true) ~ ' order by recorded_at').rows %}
+        ~ ' and ' ~ dbt_backfill._trusted_writer(audit, target_relation, attributed_only=publishing) ~ ' order by recorded_at').rows %}
     {% do dbt_backfill._commit() %}
   {% endif %}
   {% set planned = rows | selectattr(0, 'equalto', 'planned') | list %}

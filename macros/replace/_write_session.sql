@@ -4,13 +4,14 @@
   the target, and make sure the audit table exists.
   Refuses a target the engine cannot replace partition by partition (write_unit_problem). The scope carries the
   target's `layout` (_target_layout) to every partition's write.
-  Returns {relation, scope, columns, planned, audit_fields}; planned is the plan's record (_check_packet); audit_fields are the columns every audit row of the run carries.
+  `publishing`: apply (its plan's record must be attributed: _planned_record). Returns {relation, scope, columns,
+  planned, audit_fields}; planned is the plan's record (_check_packet); audit_fields are the columns every audit row of the run carries.
 #}
 {% macro _write_session(target, model, partition_by, business_key, additive, material_columns, approval, run_id,
-                        partitions, packet_sha256=none) %}
+                        partitions, packet_sha256=none, publishing=false) %}
   {# pinned first: the packet's checks read the audit table through the session's search_path too #}
   {% do dbt_backfill.pin_session() %}
-  {% set planned = dbt_backfill._check_packet(model, target, run_id, partitions, packet_sha256) %}
+  {% set planned = dbt_backfill._check_packet(model, target, run_id, partitions, packet_sha256, publishing=publishing) %}
   {% set target_relation = dbt_backfill._target_relation(target) %}
   {% do dbt_backfill.acquire_target_lock(target_relation) %}
   {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_columns) %}

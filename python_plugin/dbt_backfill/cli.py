@@ -112,6 +112,9 @@ def _fail(line: str, code: int, as_json: bool, payload: dict, state: TargetState
 
 def _state_text(state: TargetState) -> str:
     """The state table, as read from the database (or that it could not be read), and the next command."""
+    if state.unreadable is not None and state.read_refused:
+        # the same refusal stops the read: said once, above, not again as an outage
+        return f"State not read: the refusal above stops that read too. Next: {state.next_step}."
     if state.unreadable is not None:
         return (f"State unknown: {state.unreadable}, so what the target holds could not be read. Run "
                 f"`dbt-backfill status {state.path}` when it is back.")

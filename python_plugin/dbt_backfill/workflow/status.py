@@ -57,10 +57,13 @@ class TargetState:
     stages_gone: tuple[str, ...] = ()
     backups_gone: tuple[str, ...] = ()
     refused_as: str | None = None  # the refusal (REFUSES_THE_PACKET) that stopped the command before this read
+    read_refused: bool = False  # the read itself was refused (an unsafe session, an untrusted trail), not cut off
 
     @property
     def next_step(self) -> str:
         path = self.path
+        if self.unreadable is not None and self.read_refused:
+            return f"once what the refusal names is fixed, run `dbt-backfill status {path}`"
         if self.unreadable is not None:
             return f"run `dbt-backfill status {path}` when the database answers again"
         states = {p.state for p in self.partitions}
@@ -175,7 +178,8 @@ def state_after(runner: DbtRunner, packet: Packet, path: Path) -> TargetState:
     try:
         return read_state(runner, packet, path)
     except (BackfillError, BackfillRefused) as failure:
-        return TargetState(packet, path, unreadable=_why_unreadable(failure))
+        return TargetState(packet, path, unreadable=_why_unreadable(failure),
+                           read_refused=isinstance(failure, BackfillRefused))
 
 
 def _why_unreadable(failure: BaseException) -> str:
