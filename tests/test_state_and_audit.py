@@ -805,7 +805,7 @@ def test_the_documented_var_moves_the_audit_for_every_writer_and_reader(trips):
     # without the var the reader looks where the writers did not write, and says so
     elsewhere = trips.backfill("history", "fct_trips")
     assert elsewhere.returncode == 0, elsewhere.output
-    assert elsewhere.stdout.startswith("No audit table yet (") and "analytics_backfill.dbt_backfill_audit" in elsewhere.stdout
+    assert elsewhere.stdout.startswith("No audit table (") and "analytics_backfill.dbt_backfill_audit" in elsewhere.stdout
 
 
 # -- the pure-dbt clean (issue 19, item 2): what a rewritten packet row cannot make it do --------------------------

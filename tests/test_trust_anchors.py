@@ -475,3 +475,39 @@ def test_a_user_schema_made_while_a_plan_waits_is_not_on_the_path_its_builds_run
     assert err.startswith('refused: the search_path of this session ("$user", public) names schema(s) where roles that '
                           f'cannot act as {me} may create functions and operators, or have: "{me}"'), err
     assert snapshot(trips) == before
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_an_audit_table_swapped_while_apply_runs_is_refused_in_the_transaction_that_would_write_it(trips):
+    """The schema's owner may drop the audit table: once apply had checked it, a table of someone else's with a
+    trigger took its place while the first partition's transaction was open, so that the partition's audit row
+    would run that trigger as the applier. Each audit row is written after locking the table and checking it again,
+    in the same transaction: the partition is rolled back, and nothing the trigger would do happens."""
+    from test_resilience import FaultLock, reached
+    from test_tampering import approved
+    path, _ = approved(trips)
+    mallory = f"mallory_{secrets.token_hex(3)}"
+    trips.query(f"create role {mallory} nologin")
+    before = snapshot(trips)
+    lock = FaultLock(trips)
+    try:
+        applying = start(trips, ["apply", str(path)], fault_point="after_backup")
+        wait_until(reached(trips, "after_backup"), "apply to reach its fault point")
+        trips.query(f"create table analytics_backfill.swapped as select * from {AUDIT}; drop table {AUDIT}; "
+                    f"alter table analytics_backfill.swapped rename to dbt_backfill_audit; "
+                    f"create function analytics_backfill.bf_echo() returns trigger language plpgsql as $$ begin "
+                    f"insert into analytics.fct_trips (trip_id, trip_date, fare, status, updated_at) values "
+                    f"(900001, date '2025-06-15', 999, 'forged', now()); return new; end $$; "
+                    f"create trigger bf_echo before insert on {AUDIT} for each row execute function "
+                    f"analytics_backfill.bf_echo(); alter table {AUDIT} owner to {mallory}")
+    finally:
+        lock.release()
+    _, stderr = applying.communicate(timeout=300)
+    try:
+        assert applying.returncode == 3, stderr
+        assert stderr.startswith(f"refused: the audit table ") and (
+            f"{AUDIT} can be rewritten by roles the checks defend against: it is owned by {mallory}") in stderr, stderr
+        assert "it has trigger bf_echo" in stderr
+        assert snapshot(trips) == before
+    finally:
+        trips.query(f"drop table {AUDIT}; drop function analytics_backfill.bf_echo(); drop role {mallory}")

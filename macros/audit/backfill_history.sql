@@ -50,7 +50,7 @@
   {% set scope = ('model ' ~ model if model else 'every model with meta.backfill') ~ (', run ' ~ run_id if run_id is not none else '')
                  ~ (', since ' ~ since if since is not none else '') %}
   {% if not found %}
-    {% do log('No audit table yet for ' ~ scope ~ ' (looked for ' ~ audits.keys() | sort | join(', ') ~ '): nothing has been planned there.', info=true) %}
+    {% do log('No audit table for ' ~ scope ~ ' (looked for ' ~ audits.keys() | sort | join(', ') ~ '): nothing is recorded there (nothing was planned, or the table was dropped).', info=true) %}
   {% else %}
     {% do log(events | length ~ ' event(s) for ' ~ scope ~ ' in ' ~ found | join(', ') ~ ', oldest first:', info=true) %}
     {# the role that wrote each row, where the engine has roles (PostgreSQL): what the checks read it by #}

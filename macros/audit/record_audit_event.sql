@@ -8,6 +8,7 @@
 #}
 {% macro record_audit_event(target_relation, event, run_id, fields={}) %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
+  {% do dbt_backfill.refuse_untrusted_audit_table(audit, target_relation, writing=true) %}
   {% set columns = ['recorded_at', 'run_id', 'model', 'target', 'event', 'partition_value', 'packet_sha256',
                     'approved_by', 'fingerprint_before', 'fingerprint_after', 'duration_ms', 'outcome', 'detail'] %}
   {% set values = [] %}

@@ -15,19 +15,29 @@
   member of pg_write_all_data may rewrite every table, this one included, and is refused like any other such
   role. Checked once per invocation, table and target; a no-op on the engines without roles.
 #}
-{% macro refuse_untrusted_audit_table(audit, target_relation=none, targets=none) %}
-  {{ return(adapter.dispatch('refuse_untrusted_audit_table', 'dbt_backfill')(audit, target_relation, targets)) }}
+{% macro refuse_untrusted_audit_table(audit, target_relation=none, targets=none, writing=false) %}
+  {{ return(adapter.dispatch('refuse_untrusted_audit_table', 'dbt_backfill')(audit, target_relation, targets, writing)) }}
 {% endmacro %}
 
-{% macro default__refuse_untrusted_audit_table(audit, target_relation=none, targets=none) %}
+{% macro default__refuse_untrusted_audit_table(audit, target_relation=none, targets=none, writing=false) %}
   {{ return(none) }}
 {% endmacro %}
 
-{% macro postgres__refuse_untrusted_audit_table(audit, target_relation=none, targets=none) %}
+{% macro postgres__refuse_untrusted_audit_table(audit, target_relation=none, targets=none, writing=false) %}
   {% set targets = ([target_relation] if target_relation is not none else []) + (targets or []) %}
   {% set checked = graph.setdefault('dbt_backfill_trusted_audits', {}).setdefault(invocation_id, {}) %}
   {% set key = (audit | string) ~ ' ' ~ targets | map('string') | join(' ') %}
-  {% if checked.get(key) %}{{ return(none) }}{% endif %}
+  {% if writing %}
+    {# inside the transaction that writes a row: the table is locked first (no DROP, ALTER or CREATE TRIGGER until
+       the commit) and checked again, never from the cache: one swapped in since the last check (its schema's owner
+       may drop it) would run its trigger as this role, in this transaction #}
+    {# a BEGIN first where the caller wrote none (a BEGIN inside a transaction block is only a warning): the lock
+       lasts until the caller's commit, which follows every audit row #}
+    {% do dbt_backfill._execute('begin', fetch=false) %}
+    {% do dbt_backfill._execute('lock table ' ~ audit ~ ' in row exclusive mode', fetch=false) %}
+  {% elif checked.get(key) %}
+    {{ return(none) }}
+  {% endif %}
   {% set names = [] %}
   {% for target in targets %}{% do names.append('pg_catalog.to_regclass(' ~ dbt_backfill._sql_literal(target | string) ~ ')') %}{% endfor %}
   {# the owners of the targets whose trail it holds (one, or every model writing a shared table) #}
@@ -35,7 +45,9 @@
       ~ "ANY (ARRAY[" ~ names | join(', ') ~ "]::pg_catalog.regclass[]))" if names else 'null::pg_catalog.oid[]' %}
   {% set query %}
     with audit as (
-      select c.oid, c.relowner, c.relkind, n.nspowner, {{ dbt_backfill._audit_attribution_in_place() }} as attributed
+      select c.oid, c.relowner, c.relkind, n.nspowner, {{ dbt_backfill._audit_attribution_in_place() }} as attributed,
+             exists (select 1 from pg_catalog.pg_attribute a where a.attrelid OPERATOR(pg_catalog.=) c.oid
+                     and a.attname OPERATOR(pg_catalog.=) 'recorded_by' and not a.attisdropped) as has_column
       from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid OPERATOR(pg_catalog.=) c.relnamespace
       where c.oid OPERATOR(pg_catalog.=) pg_catalog.to_regclass({{ dbt_backfill._sql_literal(audit | string) }})
     ),
@@ -84,15 +96,29 @@
       select 5, 'table ' || i.inhrelid::pg_catalog.regclass::pg_catalog.text || ' inherits from it (its rows are read as the trail''s)'
       from audit a join pg_catalog.pg_inherits i on i.inhparent OPERATOR(pg_catalog.=) a.oid
       union all
+      select 5, 'it has check constraint ' || k.conname::pg_catalog.text
+      from audit a join pg_catalog.pg_constraint k on k.conrelid OPERATOR(pg_catalog.=) a.oid
+      where k.contype OPERATOR(pg_catalog.=) 'c'
+      union all
+      select 5, 'its column ' || t.attname::pg_catalog.text || ' has ' || case when d.oid is not null
+             then 'a default of someone''s' else 'a type of someone''s' end
+      from audit a join pg_catalog.pg_attribute t on t.attrelid OPERATOR(pg_catalog.=) a.oid and t.attnum OPERATOR(pg_catalog.>) 0
+                                                     and not t.attisdropped
+      join pg_catalog.pg_type y on y.oid OPERATOR(pg_catalog.=) t.atttypid
+      left join pg_catalog.pg_attrdef d on d.adrelid OPERATOR(pg_catalog.=) a.oid and d.adnum OPERATOR(pg_catalog.=) t.attnum
+        and pg_catalog.pg_get_expr(d.adbin, d.adrelid) OPERATOR(pg_catalog.<>) 'CURRENT_USER'
+      where d.oid is not null or y.typnamespace OPERATOR(pg_catalog.<>) 'pg_catalog'::pg_catalog.regnamespace
+      union all
       select 5, 'it has row security policy ' || p.polname::pg_catalog.text || ', not dbt-backfill''s'
       from audit a join pg_catalog.pg_policy p on p.polrelid OPERATOR(pg_catalog.=) a.oid
       where p.polname OPERATOR(pg_catalog.<>) ALL (ARRAY['dbt_backfill_read', 'dbt_backfill_own_rows']::pg_catalog.name[])
     )
-    select position, why, (select pg_catalog.pg_has_role(current_user, a.relowner, 'USAGE') from audit a) as owner
+    select position, why, (select pg_catalog.pg_has_role(current_user, a.relowner, 'USAGE') from audit a) as owner,
+           (select a.has_column from audit a) as has_column
     from problems order by position, why
   {% endset %}
   {% set rows = dbt_backfill._execute(query).rows %}
-  {% if rows | map(attribute='position') | list == [4] and rows[0]['owner'] %}
+  {% if rows | map(attribute='position') | list == [4] and rows[0]['owner'] and not rows[0]['has_column'] and not writing %}
     {% do dbt_backfill._attribute_audit_rows(audit) %}
     {% do dbt_backfill._commit() %}
     {% set rows = dbt_backfill._execute(query).rows %}
@@ -108,5 +134,5 @@
         else '') ~ '.', {'audit_table': dbt_backfill._relation_name(audit),
         'problems': problems}) %}
   {% endif %}
-  {% do checked.update({key: true}) %}
+  {% if not writing %}{% do checked.update({key: true}) %}{% endif %}
 {% endmacro %}

@@ -206,6 +206,8 @@
 {% macro _unsafe_to_read(relation, target_relation) %}
   {% set kind = adapter.dispatch('_relation_kind', 'dbt_backfill')(relation) %}
   {% if kind != 'table' %}{{ return([('a ' ~ kind) if kind else 'gone']) }}{% endif %}
+  {% set unreadable = adapter.dispatch('_not_readable', 'dbt_backfill')(relation) %}
+  {% if unreadable %}{{ return([unreadable]) }}{% endif %}
   {% set reasons = [] %}
   {% set writers = dbt_backfill._other_writers(relation) %}
   {% if writers %}{% do reasons.append('writable by ' ~ writers | join(', ')) %}{% endif %}
@@ -213,7 +215,27 @@
   {{ return(reasons) }}
 {% endmacro %}
 
-{# 'table', 'view', another kind in lower case, or none when the relation is gone. #}
+{# Why this role may not read `relation` (PostgreSQL: no SELECT on it, as a planner on an applier's backup), or none. #}
+{% macro default___not_readable(relation) %}
+  {{ return(none) }}
+{% endmacro %}
+
+{% macro postgres___not_readable(relation) %}
+  {% set row = dbt_backfill._execute("select pg_catalog.has_table_privilege(" ~ dbt_backfill._pg_oid(relation)
+      ~ ", 'SELECT') as readable, current_user as reader").rows[0] %}
+  {{ return(none if row['readable'] else 'not readable by ' ~ row['reader'] ~ ' (no SELECT on it)') }}
+{% endmacro %}
+
+{# 'table', 'view', another kind in lower case, or none when the relation is gone. PostgreSQL reads pg_class:
+   information_schema lists only what the role has a privilege on, and would call another role's table gone. #}
+{% macro postgres___relation_kind(relation) %}
+  {% set found = dbt_backfill._execute("select c.relkind from pg_catalog.pg_class c where c.oid = "
+      ~ dbt_backfill._pg_oid(relation)).rows %}
+  {% if found | length != 1 %}{{ return(none) }}{% endif %}
+  {{ return({'r': 'table', 'v': 'view', 'm': 'materialized view', 'p': 'partitioned table', 'f': 'foreign table'}
+            .get(found[0][0], 'relation of kind ' ~ found[0][0])) }}
+{% endmacro %}
+
 {% macro default___relation_kind(relation) %}
   {% set found = dbt_backfill._execute('select table_type from information_schema.tables where table_schema = '
       ~ dbt_backfill._sql_literal(relation.schema) ~ ' and table_name = ' ~ dbt_backfill._sql_literal(relation.identifier)

@@ -574,8 +574,8 @@ def history(model, run_id, since, limit, project_dir, profiles_dir, dbt_target, 
         click.echo(json.dumps(result))
         return
     if not result["audits"]:
-        click.echo(f"No audit table yet ({', '.join(result['looked_in']) or 'no model declares meta.backfill'}): "
-                   f"nothing has been planned {'for ' + model if model else 'here'}.")
+        click.echo(f"No audit table ({', '.join(result['looked_in']) or 'no model declares meta.backfill'}): nothing "
+                   f"is recorded {'for ' + model if model else 'here'} (nothing was planned, or the table was dropped).")
         return
     click.echo(f"Audit trail in {', '.join(result['audits'])}{' for ' + model if model else ''}"
                f"{', run ' + run_id if run_id else ''}{', since ' + since if since else ''}: "
