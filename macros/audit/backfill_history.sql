@@ -15,12 +15,12 @@
   {% set since_instant = dbt_backfill._instant_literal(since, 'since') if since is not none else none %}
   {% set string_type = dbt.type_string() %}
   {% set audits = dbt_backfill._audit_relations(model) %}
-  {% set targets = dbt_backfill._audit_relations(model, with_target=true) %}
   {% set found = [] %}
   {% set events = [] %}
-  {% for name, audit in audits.items() | sort %}
+  {% for name in audits.keys() | sort %}
+    {% set audit = audits[name].audit %}
     {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
-      {% do dbt_backfill.refuse_untrusted_audit_table(audit, targets=targets[name]) %}
+      {% do dbt_backfill.refuse_untrusted_audit_table(audit, targets=audits[name].targets) %}
       {% do found.append(name) %}
       {% set conditions = [] %}
       {% if model %}{% do conditions.append('model = ' ~ dbt_backfill._sql_literal(model)) %}{% endif %}

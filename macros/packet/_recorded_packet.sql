@@ -17,11 +17,11 @@
   {% endif %}
   {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% set audits = dbt_backfill._audit_relations() %}
-  {% set targets = dbt_backfill._audit_relations(with_target=true) %}
   {% set found = [] %}
-  {% for name, audit in audits.items() %}
+  {% for name, trail in audits.items() %}
+    {% set audit = trail.audit %}
     {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
-      {% do dbt_backfill.refuse_untrusted_audit_table(audit, targets=targets[name]) %}
+      {% do dbt_backfill.refuse_untrusted_audit_table(audit, targets=trail.targets) %}
       {% set rows = dbt_backfill._execute('select detail, ' ~ dbt_backfill.sha256_hex('detail') ~ ' as digest from ' ~ audit
           ~ ' where event = \'packet_recorded\' and run_id = ' ~ dbt_backfill._sql_literal(run_id)
           ~ ' and ' ~ dbt_backfill._trusted_writer(audit)).rows %}
