@@ -22,7 +22,7 @@ def test_the_benchmark_harness_runs_every_measure_in_quick_mode(postgres_server,
                                capture_output=True, text=True, env=env, cwd=tmp_path)
     assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
     results = json.loads(out.read_text())
-    assert [r["measure"][:2] for r in results] == ["P1", "P2", "P3", "P4", "P5", "P6", "P7"]
+    assert [r["measure"][:2] for r in results] == ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"]
     for result in results:
         assert result["ratios"] and all(value > 0 for value in result["ratios"].values()), result
         assert result["met"] in (True, False)

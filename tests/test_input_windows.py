@@ -4,13 +4,14 @@ refused; the pin reads what the builds read, so a change outside the windows let
 inside them does not."""
 from __future__ import annotations
 
+import json
 import re
 from decimal import Decimal
 
 import pytest
 import yaml
 
-from backends import ADAPTERS, TRANSACTIONAL_ADAPTERS
+from backends import ADAPTERS, POSTGRES_ONLY, TRANSACTIONAL_ADAPTERS
 from conftest import trips_on
 from dbt_backfill.demo import BACKFILL_DAYS
 from project import BIN as BIN_DIR
@@ -53,11 +54,129 @@ def test_a_windowed_plan_gives_the_fingerprints_of_a_plan_that_reads_every_input
     assert source["relation"].endswith("raw.trip_events") and source["event_time"] == "updated_at"
     assert source["windows"] == [["2026-03-01", "2026-04-03"]]  # the three windows, merged: what the pin reads
     assert re.search(r"Input windows \(meta\.backfill\.input_window: 0 day\(s\) before, 30 after\): \S*raw\.trip_events "
-                     r"by updated_at; proved on every partition \(its build b, from the whole inputs, equals its windowed build a\)",
-                     windowed.stdout)
+                     r"by updated_at; proven over the whole history by this plan for this code \(sha256 [0-9a-f]{12}…; no "
+                     r"proof is recorded for this model\): each partition's build b, from the whole inputs, equals its "
+                     r"windowed build a\n", windowed.stdout), windowed.stdout
     document = windowed_path.with_suffix(".md").read_text()
-    assert "| 2026-03-02 | 2026-03-02 | 2026-04-02 |" in document
-    assert "Proved on every partition: its build b, from the whole inputs, equals its windowed build a." in document
+    assert "| 2026-03-02 | 2026-03-02 | 2026-04-02 | the whole inputs |" in document
+    assert "Windows proven over the whole history by this plan for this code" in document
+
+    # the next plan of the same code relies on that proof and checks its own windows widened: the same rows
+    again, again_path = plan(trips, "again", "--vars", ARRIVAL_WINDOW)
+    assert again.returncode == 0, again.output
+    assert fingerprints(again_path) == fingerprints(whole_path)
+    proof = yaml.safe_load(again_path.read_text())["source"]["windows"]["proof"]
+    assert proof["proven_by_this_plan"] is False and proof["last"]["run_id"] == run_id_of(windowed_path)
+    assert re.search(r"by updated_at; checked around each partition in this plan: its build b, read 1 day\(s\) before "
+                     r"and 61 after it \(the declared window widened by a partition and its own reach on each side\), "
+                     r"equals its build a; proven over the whole history on \d{4}-\d\d-\d\d for this code \(sha256 "
+                     + proof["binding"][:12] + r"…, run " + run_id_of(windowed_path) + r"\)\n", again.stdout), again.stdout
+    assert "| 2026-03-02 | 2026-03-02 | 2026-04-02 | from 2026-03-01 until 2026-05-03 |" in \
+        again_path.with_suffix(".md").read_text()
+
+
+def run_id_of(path):
+    return yaml.safe_load(path.read_text())["run_id"]
+
+
+def proof_rows(project):
+    return project.query("select outcome, run_id from analytics_backfill.dbt_backfill_audit where event = "
+                         "'window_proven' order by recorded_at")
+
+
+def evidence(result):
+    found = re.search(r"^Input windows \(.*? by \w+; (.*)$", result.stdout, re.M)
+    assert found, result.output
+    return found.group(1)
+
+
+@pytest.mark.parametrize("trips", ADAPTERS, indirect=True)
+def test_a_window_one_partition_too_narrow_is_refused_by_the_widened_check_of_a_plan_that_relies_on_a_proof(trips):
+    """Trip 1003 of 2026-03-01 was corrected on 2026-03-10, nine days later: a window of eight days after the
+    partition misses it by one. A proof made on 2026-03-03 (no late correction) passes; the next plan, of the three
+    days, relies on it and is refused by its own widened check on 2026-03-01, and the proof no longer stands.
+    (Trip 1007's refund, 18 days after 2026-03-02, is beyond the widened window too: only a proof over the whole
+    history finds a window that far too narrow.)"""
+    trips.publish_stale_target()
+    short = "{trip_events_event_time: updated_at, variant_input_window: {after: 8}}"
+    before = {t: trips.rows(t) for t in ("analytics.fct_trips_variant", "raw.trip_events")}
+    first = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-03", "--vars", short)
+    assert first.returncode == 0, first.output
+    assert "nothing to change: every partition of fct_trips_variant already holds exactly" in first.stdout, first.output
+    assert [o for o, _ in proof_rows(trips)] == ["passed"]
+
+    narrow, path = plan(trips, "narrow", "--vars", short)
+    refused(narrow, "the input window does not hold for partition(s) 2026-03-01 (")
+    assert re.search(r"2026-03-01: read within \[2026-03-01, 2026-03-10\) it gives 5 rows, read within \[2026-02-28, "
+                     r"2026-03-19\) 5; by business key the windowed build has 0 row\(s\) the wider build lacks, lacks 0 "
+                     r"and differs in 1 \(1003\)\. .*A windowed build is never published unproven \(the window's last proof "
+                     r"over the whole history no longer stands: the next plan makes it again\)\. No packet was written and "
+                     r"the target is unchanged\.", narrow.stderr), narrow.stderr
+    assert not path.exists()
+    assert {t: trips.rows(t) for t in before} == before
+    assert [o for o, _ in proof_rows(trips)] == ["passed", "failed"]
+
+    # the failed check holds: the next plan proves the windows over the whole history again (and passes on 03-03)
+    third = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-03", "--vars", short)
+    assert third.returncode == 0, third.output
+    assert [o for o, _ in proof_rows(trips)] == ["passed", "failed", "passed"]
+    assert {t: trips.rows(t) for t in before} == before
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_a_recorded_proof_is_reused_and_made_again_after_each_change_of_what_it_proved(trips):
+    trips.publish_stale_target()
+    audit = "analytics_backfill.dbt_backfill_audit"
+
+    def planned(name, *extra, window=ARRIVAL_WINDOW):
+        result, path = plan(trips, name, "--vars", window[:-1] + (", " + ", ".join(extra) if extra else "") + "}")
+        assert result.returncode == 0, result.output
+        return evidence(result)
+
+    first = planned("first")
+    assert first.startswith("proven over the whole history by this plan for this code (sha256 ") and \
+        "; no proof is recorded for this model): each partition" in first, first
+    assert planned("reused").startswith("checked around each partition in this plan")
+    forced, _ = plan(trips, "forced", "--vars", ARRIVAL_WINDOW, "--prove-window", "full")
+    assert "; asked for (prove_window: full)): each partition" in evidence(forced), forced.output
+
+    def made_again(why, *extra, window=ARRIVAL_WINDOW):
+        said = planned("changed", *extra, window=window)
+        assert said.startswith("proven over the whole history by this plan"), said
+        assert re.search(r"; the code changed since the last proof \(" + why + r"\)\): each partition", said), said
+
+    made_again("the compiled SQL", "status_expr: upper(status)")
+    # back to the code proven first: its own proof is relied on (it was made for exactly this code)
+    assert planned("back").startswith("checked around each partition in this plan")
+    trips.query("alter table raw.trip_events add column note text")
+    made_again(r"the columns of \S+raw\.trip_events")
+    made_again("the input window", window="{trip_events_event_time: updated_at, variant_input_window: {after: 31}}")
+    made_again(r"the event_time of \S+raw\.trip_events",
+               window="{trip_events_event_time: trip_date, variant_input_window: {after: 30}}")
+
+    # dbt's, the adapter's and the engine's versions are bound: the proof records them, and one recorded under
+    # another version of dbt is not relied on (rewritten here as a superuser: one suite runs one dbt)
+    [(detail,)] = trips.query(f"select detail from {audit} where event = 'window_proven' order by recorded_at desc limit 1")
+    parts = json.loads(detail)["parts"]
+    assert parts["dbt_version"] and parts["adapter"] == "postgres" and parts["engine_version"].startswith("PostgreSQL 15")
+    assert planned("reused_again", window="{trip_events_event_time: trip_date, variant_input_window: {after: 30}}") \
+        .startswith("checked around each partition in this plan")
+    trips.query(f"update {audit} set detail = replace(replace(detail, '\"dbt_version\": \"', '\"dbt_version\": \"0.'), "
+                f"'\"binding\": \"', '\"binding\": \"0') where event = 'window_proven'")
+    made_again("dbt's version", window="{trip_events_event_time: trip_date, variant_input_window: {after: 30}}")
+
+    # older than meta.backfill.window_proof_max_age (default 30 days)
+    trips.query(f"update {audit} set recorded_at = recorded_at - interval '31 days' where event = 'window_proven'")
+    said = planned("aged", window="{trip_events_event_time: trip_date, variant_input_window: {after: 30}}")
+    assert re.search(r"; the last proof for this code \(\d{4}-\d\d-\d\d\) is older than "
+                     r"meta\.backfill\.window_proof_max_age \(30 day\(s\)\)\): each partition", said), said
+    bad = trips.backfill("plan", "fct_trips_variant", "--partitions", DAYS, "--vars",
+                         "{trip_events_event_time: trip_date, variant_input_window: {after: 30}, "
+                         "variant_window_proof_max_age: -1}")
+    assert bad.returncode == 1, bad.output
+    assert ("meta.backfill.window_proof_max_age must be how many days a recorded proof of the input windows is relied "
+            "on, a whole number >= 0 (0: prove on every plan; default 30), not -1. Nothing was changed.") in bad.stderr, \
+        bad.output
 
 
 @pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)

@@ -4,7 +4,8 @@
   Written inside the caller's transaction, so a partition's replacement and its audit row commit or vanish together.
   Values are text (fingerprints as JSON). Events: building_stages, planned (a packet was written), packet_recorded
   (pure dbt), plan_failed, nothing_to_change, approved, source_drift_allowed, partition_replaced, partition_skipped,
-  checkpoint, applied, verified, verify_mismatch, rolled_back, refused, cleaned, full_refresh.
+  checkpoint, applied, verified, verify_mismatch, rolled_back, refused, cleaned, full_refresh, window_proven (the
+  input windows proven over the whole history, or found too narrow: _window_proof.sql).
 #}
 {% macro record_audit_event(target_relation, event, run_id, fields={}) %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}

@@ -7,6 +7,10 @@
   of every key outside the scope was 5.2 s of a 100-day plan's 22 s of SQL: docs/DECISIONS.md). They can be: a
   stage holds its rows typed as the target's columns (macros/stage/_target_types.sql). A NULL key matches nothing
   here; the review refuses a stage whose business key is null.
+  Usually empty, so written so that no plan can make it a nested loop over the stages and the target: each side's
+  matches are grouped by key before the sample is ordered and cut (an `order by … limit` straight over the join let
+  PostgreSQL, without statistics on a fresh stage and an unindexed target, bet on a nested loop that the limit would
+  end early; with no collision it read 100,000 × 961,134 rows for 12 minutes: docs/DECISIONS.md).
 #}
 {% macro keys_in_two_partitions(target_relation, stages, scope, sample_size=5) %}
   {% set string_type = dbt.type_string() %}
@@ -15,9 +19,11 @@
   {% set keys = [] %}
   {% set shown = [] %}
   {% set same_key = [] %}
+  {% set grouped = [] %}
   {% for column in scope.key_columns %}
     {% do keys.append(adapter.quote(column.name)) %}
-    {% do shown.append('cast(s.' ~ adapter.quote(column.name) ~ ' as ' ~ string_type ~ ')') %}
+    {% do grouped.append('s.' ~ adapter.quote(column.name)) %}
+    {% do shown.append('cast(c.' ~ adapter.quote(column.name) ~ ' as ' ~ string_type ~ ')') %}
     {% do same_key.append('{0}.' ~ adapter.quote(column.name) ~ ' = {1}.' ~ adapter.quote(column.name)) %}
   {% endfor %}
   {% set same_key = same_key | join(' and ') %}
@@ -30,19 +36,22 @@
       {% endfor %}
     ),
     collisions as (
-      select {{ shown | join(" || '|' || ") }} as bf_key, s.bf_partition,
-             cast(o.{{ adapter.quote(scope.partition_column.name) }} as {{ string_type }}) as bf_also_in
+      select {{ grouped | join(', ') }}, s.bf_partition,
+             min(cast(o.{{ adapter.quote(scope.partition_column.name) }} as {{ string_type }})) as bf_also_in
       from stage_keys s join {{ target_relation }} o on {{ same_key.format('s', 'o') }}
       where {{ dbt_backfill._outside_partitions(scope, values, 'o') }}
+      group by {{ grouped | join(', ') }}, s.bf_partition
       {# one stage cannot hold a key twice across stages; its self-join read it twice more and, estimated at
          millions of rows, made the planner compile the statement (JIT, 0.2 s at 200,000 rows) #}
       {% if stages | length > 1 %}
       union all
-      select {{ shown | join(" || '|' || ") }}, s.bf_partition, b.bf_partition
+      select {{ grouped | join(', ') }}, s.bf_partition, min(b.bf_partition)
       from stage_keys s join stage_keys b on {{ same_key.format('s', 'b') }} and s.bf_partition < b.bf_partition
+      group by {{ grouped | join(', ') }}, s.bf_partition
       {% endif %}
     )
-    select bf_key, bf_partition, bf_also_in from collisions order by bf_key, bf_partition limit {{ sample_size | int }}
+    select {{ shown | join(" || '|' || ") }} as bf_key, c.bf_partition, c.bf_also_in
+    from collisions c order by 1, 2 limit {{ sample_size | int }}
   {% endset %}
   {% set found = [] %}
   {% for row in dbt_backfill._execute(query).rows %}

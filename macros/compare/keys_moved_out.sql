@@ -7,6 +7,8 @@
   and only when a named partition loses keys. Keys are compared as the columns are (both sides have the target's
   columns). `stages` are the partitions that lose keys ({value, relation}), `named_values` every partition of the
   plan. Returns up to `sample_size` {key, partition, moved_to} (a NULL partition value as 'a NULL partition').
+  The matches are grouped by key before the sample is ordered and cut, so no plan can bet on a nested loop over
+  the model's output that a limit would end early (keys_in_two_partitions).
 #}
 {% macro keys_moved_out(target_relation, model_sql, stages, scope, named_values, sample_size=5) %}
   {% set string_type = dbt.type_string() %}
@@ -33,12 +35,13 @@
       {% endfor %}
     )
     select {{ key_texts | join(', ') }}, bf_lost.bf_partition,
-           bf_model.{{ adapter.quote(scope.partition_column.name) }} as bf_moved_to
+           min(bf_model.{{ adapter.quote(scope.partition_column.name) }}) as bf_moved_to
     from (
       {{ dbt_backfill._strip_statement_end(model_sql) }}
     ) as bf_model
     join bf_lost on {{ same_key | join(' and ') }}
     where {{ dbt_backfill._outside_partitions(scope, named_values, 'bf_model') }}
+    group by {% for column in scope.key_columns %}bf_lost.{{ adapter.quote(column.name) }}, {% endfor %}bf_lost.bf_partition
     order by {% for column in scope.key_columns %}{{ loop.index }}, {% endfor %}{{ (scope.key_columns | length) + 1 }}
     limit {{ sample_size | int }}
   {% endset %}

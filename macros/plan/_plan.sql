@@ -12,9 +12,10 @@
 {% macro _plan(run_id, model, target, model_sql, partition_by, business_key, partitions, sources, order_by=[], additive=[],
                exclude_columns=[], stage_schema=none, watermark=none, checks=[], cost_warning={}, allowances={},
                code={}, batch_size=5, commands={}, record_planned=true, approval_ttl=none, input_window=none,
-               from_ranges=[]) %}
+               from_ranges=[], window_proof_max_age=none, prove_window=none) %}
   {% do dbt_backfill.pin_session() %}
   {% set expires_at = dbt_backfill._approval_deadline(approval_ttl) %}
+  {% set proof_settings = dbt_backfill._window_proof_settings(window_proof_max_age, prove_window) %}
   {% set node = dbt_backfill._model_node(model) if model else none %}
   {% if node is not none %}{% do dbt_backfill._check_materialization(node, allowances) %}{% endif %}
   {% set target_relation = dbt_backfill._target_relation(target) %}
@@ -113,19 +114,27 @@
       'detail': {'stage_schema': stage_schema, 'partitions': partitions | length, 'expires_at': expires_at,
                  'at': modules.datetime.datetime.utcnow().replace(microsecond=0).isoformat() ~ '+00:00'}}) %}
   {% do dbt_backfill._commit() %}
+  {# a windowed plan checks its windows through widened ones; it proves them over the whole history when no proof
+     recorded for this code can be relied on (_window_proof.sql) #}
+  {% set windowed = windowing.mode == 'windowed' %}
+  {% set binding = dbt_backfill._window_binding(model_sql, windowing, sources) if windowed else none %}
+  {% set proof = dbt_backfill._window_proof_due(target_relation, binding, proof_settings)
+      if windowed else {'due': false, 'why': none, 'last': none} %}
+  {% do dbt_backfill._commit() %}
   {% do dbt_backfill._ensure_schema(target_relation.database, stage_schema) %}
   {% do dbt_backfill._commit() %}
   {# the model's SQL runs in the session as `dbt run` has it; only what is fingerprinted is pinned #}
   {% do dbt_backfill._unpin_session() %}
-  {# windowed: every build a reads the inputs within its partition's window; every build b is its partition's rows
-     of one build of all named partitions from the whole inputs, the windows' proof (_prove_input_windows) #}
-  {% set windowed = windowing.mode == 'windowed' %}
+  {# windowed: every build a reads the inputs within its partition's window; every build b reads them through the
+     widened window, or, when this plan proves the windows, is its partition's rows of one build of all named
+     partitions from the whole inputs (_prove_input_windows) #}
+  {% set proving = windowed and proof.due %}
   {% set whole_build = partition_plans[0].relations.whole %}
   {# the SQL every build runs: the model's, its columns cast to the target's types where they differ within a
      family (set after the first build, which shows the model's types: _target_types.sql) #}
   {% set typed = {'sql': model_sql} %}
   {% for build in ['a', 'b'] %}
-    {% if build == 'b' and windowed %}
+    {% if build == 'b' and proving %}
       {% do dbt_backfill._step('building every named partition from the whole inputs (the input windows\' proof)',
           "the model's SQL failed while building the named partitions from the whole inputs (see dbt's error below). "
           ~ "No packet was written and the target is unchanged.") %}
@@ -137,12 +146,14 @@
     {% endif %}
     {% for plan in partition_plans %}
       {% do dbt_backfill._step('building stage ' ~ build ~ ' of partition ' ~ plan.value
-          ~ ('' if not windowed else ' (inputs windowed)' if build == 'a' else ' (from the whole inputs)'),
+          ~ ('' if not windowed else ' (inputs windowed)' if build == 'a' else ' (from the whole inputs)' if proving
+             else ' (inputs in the widened window)'),
           "the model's SQL failed while building stage " ~ build ~ " of partition " ~ plan.value ~ " (see dbt's error "
           ~ "below). No packet was written and the target is unchanged.") %}
       {% set build_sql = typed.sql if not windowed else
           dbt_backfill._windowed_sql(typed.sql, windowing.inputs, windowing.partitions[plan.value]) if build == 'a' else
-          'select * from ' ~ whole_build %}
+          'select * from ' ~ whole_build if proving else
+          dbt_backfill._windowed_sql(typed.sql, windowing.inputs, windowing.checked[plan.value]) %}
       {% do dbt_backfill.build_stage(plan.relations[build], build_sql,
           dbt_backfill._partition_predicate(scope.partition_column, plan.value)) %}
       {% do dbt_backfill._fault_point('during_build') %}
@@ -191,10 +202,13 @@
         'changes': dbt_backfill.change_summary(target_relation, plan.relations.a, scope, plan.value),
     }) %}
   {% endfor %}
-  {% if windowed %}
+  {% if proving %}
     {% do adapter.drop_relation(whole_build) %}
     {% do dbt_backfill._commit() %}
-    {% do dbt_backfill._prove_input_windows(planned, partition_plans, windowing, typed.sql, scope) %}
+  {% endif %}
+  {% if windowed %}
+    {% do dbt_backfill._prove_input_windows(planned, partition_plans, windowing, typed.sql, scope,
+        {'target': target_relation, 'run_id': run_id, 'model': model, 'binding': binding, 'proving': proving}) %}
   {% endif %}
   {% set collisions = dbt_backfill.keys_in_two_partitions(target_relation, stages, scope) %}
   {% set watermark_plan = none %}
@@ -274,7 +288,7 @@
       'code': code,
       'sources': source_names,
       'source': {'relations': source_names, 'reads': [first_read, second_read], 'after_build': after_read,
-                 'pinned': pinned, 'windows': dbt_backfill._windows_recorded(windowing)},
+                 'pinned': pinned, 'windows': dbt_backfill._windows_recorded(windowing, proof, binding)},
       'expires_at': expires_at,
       'partitions': planned,
       'skipped_in_ranges': vacant,

@@ -9,9 +9,11 @@
   dbt run-operation dbt_backfill.plan_backfill --args '{model: fct_trips, partitions: [2026-03-01, 2026-03-02]}'
   a range, inclusive, of ISO dates or integers: partitions: 2026-03-01..2026-03-31 (each value checked by the
   partition column's own cast, as any value)
-  optional: allow_empty: <reason>, allow_watermark_move: <reason>, allow_table: <reason> (a `table` model), batch_size: N
+  optional: allow_empty: <reason>, allow_watermark_move: <reason>, allow_table: <reason> (a `table` model), batch_size: N,
+  prove_window: full (prove the input windows over the whole history in this plan, whatever proof is recorded)
 #}
-{% macro plan_backfill(model, partitions, allow_empty=none, allow_watermark_move=none, allow_table=none, batch_size=5) %}
+{% macro plan_backfill(model, partitions, allow_empty=none, allow_watermark_move=none, allow_table=none, batch_size=5,
+                       prove_window=none) %}
   {% if not execute %}{{ return('') }}{% endif %}
   {% set node = dbt_backfill._model_node(model) %}
   {% set spec = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') %}
@@ -63,7 +65,8 @@
   {% set plan = dbt_backfill._plan(run_id, node.name, target_ref, model_sql, spec.partition_by, names.business_key,
       partitions, none, names.order_by, names.additive, names.exclude_columns, spec.get('stage_schema'), watermark,
       spec.get('checks') or [], spec.get('cost_warning') or {}, allowances, code, batch_size, commands,
-      approval_ttl=spec.get('approval_ttl'), input_window=spec.get('input_window'), from_ranges=from_ranges) %}
+      approval_ttl=spec.get('approval_ttl'), input_window=spec.get('input_window'), from_ranges=from_ranges,
+      window_proof_max_age=spec.get('window_proof_max_age'), prove_window=prove_window) %}
   {% set markdown = plan.pop('markdown') %}
   {# a partition with no rows in the target and none in the build: nothing to repair there, and most often a value
      in the wrong format. Refused as the CLI refuses it (workflow/plan.py _check_builds), its stages dropped. #}

@@ -7,15 +7,16 @@
       model_sql: <compiled --full-refresh>, partition_by: ..., business_key: [...], partitions: [...],
       order_by: [...], additive: [...], exclude_columns: [...], stage_schema: ..., watermark: {...} | null,
       checks: [...], cost_warning: {rows, bytes}, allowances: {...}, code: {...}, batch_size: N, commands: {...},
-      approval_ttl: <days> | <N>d | <N>h, input_window: {before: N, after: N} | null, from_ranges: [...]}'
+      approval_ttl: <days> | <N>d | <N>h, input_window: {before: N, after: N} | null, from_ranges: [...],
+      window_proof_max_age: <days> | null, prove_window: full | null}'
   from_ranges: the values that only a range named (left out when neither the target nor the build holds them)
 #}
 {% macro plan_stages(run_id, target, model_sql, partition_by, business_key, partitions, sources=none, order_by=[],
                      additive=[], exclude_columns=[], stage_schema=none, watermark=none, model=none, checks=[],
                      cost_warning={}, allowances={}, code={}, batch_size=5, commands={}, approval_ttl=none,
-                     input_window=none, from_ranges=[]) %}
+                     input_window=none, from_ranges=[], window_proof_max_age=none, prove_window=none) %}
   {% do dbt_backfill._emit_result('plan', dbt_backfill._plan(run_id, model, target, model_sql, partition_by, business_key,
       partitions, sources, order_by, additive, exclude_columns, stage_schema, watermark, checks, cost_warning, allowances,
       code, batch_size, commands, record_planned=false, approval_ttl=approval_ttl, input_window=input_window,
-      from_ranges=from_ranges)) %}
+      from_ranges=from_ranges, window_proof_max_age=window_proof_max_age, prove_window=prove_window)) %}
 {% endmacro %}

@@ -94,12 +94,14 @@
     {% do l.append('Input windows (' ~ windows.declared_by ~ ': ' ~ windows.before ~ ' day(s) before each partition, '
         ~ windows.after ~ ' after): ' ~ inputs | join(', ') ~ ' read within each partition\'s window'
         ~ ('; read whole: ' ~ windows.whole | join(', ') if windows.whole else '') ~ '. The source pin reads the same. '
-        ~ 'Proved on every partition: its build b, from the whole inputs, equals its windowed build a.') %}
+        ~ 'Windows ' ~ windows.evidence ~ '.') %}
     {% do l.append('') %}
-    {% do l.append('| partition | inputs read from | until (excluded) |') %}
-    {% do l.append('|---|---|---|') %}
+    {% do l.append('| partition | build a read from | until (excluded) | build b read |') %}
+    {% do l.append('|---|---|---|---|') %}
     {% for p in plan.partitions %}
-      {% do l.append('| ' ~ p.value ~ ' | ' ~ windows.partitions[p.value].start ~ ' | ' ~ windows.partitions[p.value].end ~ ' |') %}
+      {% set checked = windows.checked.get(p.value) %}
+      {% do l.append('| ' ~ p.value ~ ' | ' ~ windows.partitions[p.value].start ~ ' | ' ~ windows.partitions[p.value].end ~ ' | '
+          ~ ('the whole inputs' if windows.proof.proven_by_this_plan else 'from ' ~ checked.start ~ ' until ' ~ checked.end) ~ ' |') %}
     {% endfor %}
   {% else %}
     {% do l.append('Input windows: none (' ~ windows.why ~ ').') %}

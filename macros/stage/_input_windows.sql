@@ -74,12 +74,18 @@
         ~ ', not a date: a window is a span of days, so every input is read whole'}) %}
     {{ return(result) }}
   {% endif %}
+  {# the per-plan check reads beyond the declared window: one more partition and the declared reach again on each
+     side, so a window declared one partition (or its own width) too narrow shows as builds a and b that differ #}
+  {% set checked_before, checked_after = 2 * before + 1, 2 * after + 1 %}
+  {% do result.update({'checked_before': checked_before, 'checked_after': checked_after, 'checked': {}}) %}
   {% set spans = [] %}
   {% for value in partitions %}
     {% set day = modules.datetime.date.fromisoformat(value | string) %}
     {% set span = {'start': (day - modules.datetime.timedelta(days=before)).isoformat(),
                    'end': (day + modules.datetime.timedelta(days=1 + after)).isoformat()} %}
     {% do result.partitions.update({value: span}) %}
+    {% do result.checked.update({value: {'start': (day - modules.datetime.timedelta(days=checked_before)).isoformat(),
+                                         'end': (day + modules.datetime.timedelta(days=1 + checked_after)).isoformat()}}) %}
     {% do spans.append([span.start, span.end]) %}
   {% endfor %}
   {# the union of the partitions' windows, as few spans as it takes: what the pin reads #}
@@ -164,14 +170,19 @@
 {% endmacro %}
 
 {#
-  The windows' proof, on every windowed plan and every partition: build a read the inputs within the partition's
-  window, build b is the partition's rows of one build from the whole inputs. Equal, the window holds for that
+  The windows' check, on every windowed plan and every partition: build a read the inputs within the partition's
+  window, build b read them through the widened window (`checked`) or, when the plan proves the windows
+  (`run.proving`), is the partition's rows of one build from the whole inputs. Equal, the window holds for that
   partition (and the model gave the same rows twice). Where they differ the partition is built windowed once more:
   equal to build a, its window is too narrow (its rows need inputs outside it) and the plan is refused with the
   counts that differ for every such partition; different, the model is not deterministic, and the plan's
   two-builds check says so (build b is then the second windowed build).
+  The outcome is recorded (`window_proven`, _record_window_proof): a proof that passed, and any window found too
+  narrow, by the proof or the widened check, which then holds until a proof passes.
+  `run`: {target, run_id, model, binding, proving}.
 #}
-{% macro _prove_input_windows(planned, partition_plans, windowing, model_sql, scope) %}
+{% macro _prove_input_windows(planned, partition_plans, windowing, model_sql, scope, run) %}
+  {% set unsettled = [] %}
   {% set narrow = [] %}
   {% for plan in partition_plans %}
     {% set entry = planned[loop.index0] %}
@@ -182,6 +193,7 @@
           ~ 'packet was written and the target is unchanged.') %}
       {% set differences = dbt_backfill.change_summary(plan.relations.b, plan.relations.a, scope, plan.value, 3) %}
       {% set whole = entry.builds.b %}
+      {% set read = windowing.checked[plan.value] %}
       {% do dbt_backfill._unpin_session() %}
       {% do dbt_backfill.build_stage(plan.relations.b, dbt_backfill._windowed_sql(model_sql, windowing.inputs, window),
                                      dbt_backfill._partition_predicate(scope.partition_column, plan.value)) %}
@@ -193,21 +205,29 @@
         {% for key in (differences.added_keys or []) + (differences.removed_keys or []) %}{% do keys.append(key) %}{% endfor %}
         {% do narrow.append({'partition': plan.value, 'window': window, 'windowed_rows': entry.builds.a.row_count,
             'whole_rows': whole.row_count, 'added': differences.added, 'removed': differences.removed,
-            'changed': differences.changed, 'keys': keys[:5]}) %}
+            'changed': differences.changed, 'keys': keys[:5],
+            'read_by_b': 'from the whole inputs' if run.proving else 'read within [' ~ read.start ~ ', ' ~ read.end ~ ')'}) %}
       {% else %}
         {% do entry.builds.update({'b': again}) %}
+        {% do unsettled.append(plan.value) %}
       {% endif %}
     {% endif %}
   {% endfor %}
+  {% if run.proving and not narrow and not unsettled %}
+    {% do dbt_backfill._record_window_proof(run.target, run.run_id, run.model, run.binding,
+        partition_plans | map(attribute='value') | list, true, 'whole') %}
+  {% endif %}
   {% if narrow %}
+    {% do dbt_backfill._record_window_proof(run.target, run.run_id, run.model, run.binding,
+        narrow | map(attribute='partition') | list, false, 'whole' if run.proving else 'widened') %}
     {% set inputs, described = [], [] %}
     {% for input in windowing.inputs %}
       {% do inputs.append(dbt_backfill._relation_name(dbt_backfill._relation(input)) ~ ' by ' ~ input.event_time) %}
     {% endfor %}
     {% for n in narrow %}
       {% do described.append(n.partition ~ ': read within [' ~ n.window.start ~ ', ' ~ n.window.end ~ ') it gives '
-          ~ n.windowed_rows ~ ' rows, from the whole inputs ' ~ n.whole_rows ~ '; by business key the windowed build has '
-          ~ n.added ~ ' row(s) the whole build lacks, lacks ' ~ n.removed ~ ' and differs in ' ~ n.changed
+          ~ n.windowed_rows ~ ' rows, ' ~ n.read_by_b ~ ' ' ~ n.whole_rows ~ '; by business key the windowed build has '
+          ~ n.added ~ ' row(s) the ' ~ ('whole' if run.proving else 'wider') ~ ' build lacks, lacks ' ~ n.removed ~ ' and differs in ' ~ n.changed
           ~ (' (' ~ n['keys'] | join(', ') ~ ')' if n['keys'] else '')) %}
     {% endfor %}
     {% do dbt_backfill._refuse('input_window_too_narrow',
@@ -215,14 +235,16 @@
         ~ inputs | join(', ') ~ '; ' ~ windowing.declared_by ~ ': ' ~ windowing.before ~ ' day(s) before, '
         ~ windowing.after ~ ' after): ' ~ described | join('; ') ~ '. Their rows need inputs outside the window: widen '
         ~ 'meta.backfill.input_window ({before: N, after: N} days), or set the inputs\' event_time to the business date the '
-        ~ 'partition is derived from. A windowed build is never published unproven. No packet was written and the target '
-        ~ 'is unchanged.', {'partitions': narrow}) %}
+        ~ 'partition is derived from. A windowed build is never published unproven' ~ ('' if run.proving else
+        ' (the window\'s last proof over the whole history no longer stands: the next plan makes it again)')
+        ~ '. No packet was written and the target is unchanged.', {'partitions': narrow}) %}
   {% endif %}
 {% endmacro %}
 
-{# What the packet and the written plan record of the windows: per partition its [start, end), per input its
-   event_time and the spans the pin reads, the inputs read whole, and where the reach came from. #}
-{% macro _windows_recorded(windowing) %}
+{# What the packet and the written plan record of the windows: per partition its [start, end) and the widened one
+   its build b read, per input its event_time and the spans the pin reads, the inputs read whole, where the reach
+   came from, and the evidence: the proof this plan made or relies on, and the sentence that says so. #}
+{% macro _windows_recorded(windowing, proof, binding) %}
   {% set inputs = [] %}
   {% for input in windowing.inputs %}
     {% do inputs.append({'relation': dbt_backfill._relation_name(dbt_backfill._relation(input)), 'event_time': input.event_time,
@@ -230,5 +252,8 @@
   {% endfor %}
   {{ return({'mode': windowing.mode, 'why': windowing.why, 'before': windowing.before, 'after': windowing.after,
              'declared_by': windowing.declared_by, 'partitions': windowing.partitions, 'inputs': inputs,
-             'whole': windowing.whole}) }}
+             'whole': windowing.whole, 'checked': windowing.get('checked') or {},
+             'proof': none if binding is none else {'binding': binding.sha256, 'proven_by_this_plan': proof.due,
+                                                    'why': proof.why, 'last': proof.last},
+             'evidence': none if binding is none else dbt_backfill._window_evidence(windowing, proof, binding)}) }}
 {% endmacro %}

@@ -13,9 +13,14 @@
   {{ exceptions.raise_compiler_error("dbt_backfill.build_stage is not implemented for " ~ adapter.type()) }}
 {% endmacro %}
 
-{# PostgreSQL: DDL is transactional, so drop + create table as is one transaction. #}
+{# PostgreSQL: DDL is transactional, so drop + create table as is one transaction. The stage is analyzed in it:
+   every check that joins it then plans from its real size and keys, not from a fresh table's guesses (a sample of
+   30,000 rows, ~0.1 s on a 1M-row stage: docs/DECISIONS.md). #}
 {% macro postgres__build_stage(stage_relation, model_sql, partition_predicate) %}
-  {% do dbt_backfill._create_table_in_one_transaction(stage_relation, dbt_backfill._partition_rows_of(model_sql, partition_predicate)) %}
+  {% do dbt_backfill.begin_transaction() %}
+  {% do dbt_backfill._create_table_as(stage_relation, dbt_backfill._partition_rows_of(model_sql, partition_predicate)) %}
+  {% do dbt_backfill._execute('analyze ' ~ stage_relation, fetch=false) %}
+  {% do dbt_backfill._commit() %}
 {% endmacro %}
 
 {# DuckDB: DDL is transactional too. #}

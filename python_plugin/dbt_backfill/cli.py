@@ -211,8 +211,7 @@ def _input_windows(windows: Mapping[str, Any]) -> str:
     inputs = ", ".join(f"{i['relation']} by {i['event_time']}" for i in windows["inputs"])
     whole = f"; read whole: {', '.join(windows['whole'])}" if windows.get("whole") else ""
     return (f"Input windows ({windows['declared_by']}: {windows['before']} day(s) before, {windows['after']} after): "
-            f"{inputs}{whole}; proved on every partition (its build b, from the whole inputs, equals its windowed "
-            f"build a)")
+            f"{inputs}{whole}; {windows.get('evidence') or 'evidence not recorded'}")
 
 
 def _mapping(downstream) -> str:
@@ -254,14 +253,18 @@ def main() -> None:
                    "in the packet.")
 @click.option("--batch-size", type=click.IntRange(min=1), default=5, show_default=True,
               help="Partitions per batch after the canary (apply checks the target after each batch).")
+@click.option("--prove-window", type=click.Choice(["full"]), default=None,
+              help="Prove the input windows over the whole history in this plan, whatever proof is recorded "
+                   "(otherwise: on the model's first plan, after its code changes, a failed proof or "
+                   "meta.backfill.window_proof_max_age).")
 @click.option("--format", "output_format", type=click.Choice(["text", "md"]), default="text", show_default=True,
               help="text: a summary; md: the written plan (also saved beside the packet as .md).")
 @dbt_options
 @json_option
 @handles_outcomes
 def plan(model, partitions, partitions_file, out, partition_by, business_key, order_by, additive, exclude_columns, watermark_column,
-         allow_empty, allow_watermark_move, allow_table, batch_size, output_format, project_dir, profiles_dir,
-         dbt_target, dbt_vars, as_json) -> None:
+         allow_empty, allow_watermark_move, allow_table, batch_size, prove_window, output_format, project_dir,
+         profiles_dir, dbt_target, dbt_vars, as_json) -> None:
     """Build MODEL's PARTITIONS twice from a pinned source, compare, review, and write the approval packet and the
     written plan."""
     if (partitions is None) == (partitions_file is None):
@@ -279,7 +282,8 @@ def plan(model, partitions, partitions_file, out, partition_by, business_key, or
     # the items as given: a value only a range names may be left out by the plan when no side holds it
     result = plan_backfill(runner, PlanRequest(model=model, partitions=values, out=out, overrides=overrides,
                                                allow_empty=allow_empty, allow_watermark_move=allow_watermark_move,
-                                               allow_table=allow_table, batch_size=batch_size))
+                                               allow_table=allow_table, batch_size=batch_size,
+                                               prove_window=prove_window))
     if isinstance(result, NothingToChange):
         if as_json:
             click.echo(json.dumps({"status": "nothing_to_change", "model": result.model, "run_id": result.run_id,

@@ -9,7 +9,7 @@ from dbt_backfill.errors import BackfillError
 LIST_FIELDS = ("business_key", "order_by", "additive", "exclude_columns")
 WATERMARK_KINDS = ("column", "relation", "query")
 KNOWN_FIELDS = {"partition_by", "protected", "watermark", "stage_schema", "checks", "cost_warning", "depends_on_window",
-                "approval_ttl", "input_window", *LIST_FIELDS}
+                "approval_ttl", "input_window", "window_proof_max_age", *LIST_FIELDS}
 WINDOW_SIDES = ("before", "after")
 
 
@@ -62,8 +62,11 @@ class BackfillSpec:
     approval_ttl: Any = None
     # how many days before and after a partition's own span the inputs with dbt's `event_time` are read while its
     # stages are built ({after: 30}: corrections arrive up to 30 days after the event); None: dbt's lookback of a
-    # microbatch model, else the partition alone. Every plan proves it on every partition (build b is from the whole inputs).
+    # microbatch model, else the partition alone. Every plan checks it through a widened window; the proof over the
+    # whole history is recorded and reused for the same code (docs/DECISIONS.md, "The window proof, recorded").
     input_window: Mapping[str, int] | None = None
+    # how many days a recorded whole-history proof of the windows is relied on (default 30): checked by the package
+    window_proof_max_age: Any = None
 
     @classmethod
     def resolve(cls, model: str, meta: Mapping[str, Any] | None, overrides: Mapping[str, Any]) -> "BackfillSpec":
@@ -133,6 +136,7 @@ class BackfillSpec:
             approval_ttl=merged.get("approval_ttl"),
             input_window=({side: int(input_window.get(side, 0)) for side in WINDOW_SIDES}
                           if input_window is not None else None),
+            window_proof_max_age=merged.get("window_proof_max_age"),
         )
 
 

@@ -41,6 +41,7 @@ class PlanRequest:
     allow_table: str | None = None  # the reason, when a `table` model (rebuilt whole by its next run) is planned
     batch_size: int = 5  # partitions per batch after the canary; apply may override
     cascade_of: Mapping[str, str] | None = None  # {run_id, packet_sha256} of the root, for a cascade's plan
+    prove_window: str | None = None  # "full": prove the input windows over the whole history in this plan
 
 
 @dataclass(frozen=True)
@@ -449,6 +450,8 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
         "cost_warning": dict(spec.cost_warning),
         "approval_ttl": spec.approval_ttl,
         "input_window": dict(spec.input_window) if spec.input_window is not None else None,
+        "window_proof_max_age": spec.window_proof_max_age,
+        "prove_window": request.prove_window,
         "allowances": {k: v for k, v in (("empty_partitions", request.allow_empty),
                                          ("watermark_move", request.allow_watermark_move),
                                          ("table_model", request.allow_table)) if v},

@@ -1,0 +1,136 @@
+{#
+  The whole-history proof of the input windows, kept in the audit trail (event `window_proven`) and reused while it
+  can be trusted (docs/DECISIONS.md, "The window proof, recorded"). Every windowed plan checks its own partitions
+  through widened windows (_input_windows: `checked`); the proof that builds them from the whole inputs runs when
+  the code it proved is not the code being planned, or it is too old, or it failed, or it is asked for.
+
+  What the proof is bound to: the SHA-256 of the compiled SQL, every input with its columns and types and its
+  event_time, the declared window and where it came from, dbt's version, the adapter and the engine's version (the
+  adapter plugin's version is not visible to a macro; the engine's decides what the SQL means). Returns
+  {sha256, parts}.
+#}
+{% macro _window_binding(model_sql, windowing, sources) %}
+  {% set inputs = [] %}
+  {% for source in sources %}
+    {% set relation = dbt_backfill._relation(source) %}
+    {% set columns = [] %}
+    {% for column in dbt_backfill._relation_columns(relation) %}{% do columns.append([column.name, column.data_type]) %}{% endfor %}
+    {% do inputs.append({'relation': dbt_backfill._relation_name(relation), 'event_time': source.get('event_time'),
+                         'columns': columns}) %}
+  {% endfor %}
+  {% set parts = {'compiled_sql_sha256': dbt_backfill._sha256_of_text(model_sql),
+                  'inputs': inputs | sort(attribute='relation'),
+                  'input_window': {'before': windowing.before, 'after': windowing.after, 'declared_by': windowing.declared_by},
+                  'dbt_version': dbt_version | string, 'adapter': adapter.type(),
+                  'engine_version': dbt_backfill._execute('select version() as v').rows[0]['v'] | string} %}
+  {{ return({'sha256': dbt_backfill._sha256_of_text(tojson(parts, sort_keys=true)), 'parts': parts}) }}
+{% endmacro %}
+
+{# The plan's settings of the proof, checked before anything is read: {max_age (days), prove_window}. #}
+{% macro _window_proof_settings(max_age_days, prove_window) %}
+  {% if prove_window is not none and prove_window != 'full' %}
+    {% do dbt_backfill._fail('prove_window (--prove-window) takes one value, full: prove the input windows over the whole '
+        ~ 'history in this plan, not ' ~ tojson(prove_window) ~ '. Nothing was changed.') %}
+  {% endif %}
+  {% set max_age = 30 if max_age_days is none else max_age_days %}
+  {% if max_age is not integer or max_age is sameas true or max_age is sameas false or max_age < 0 %}
+    {% do dbt_backfill._fail('meta.backfill.window_proof_max_age must be how many days a recorded proof of the input '
+        ~ 'windows is relied on, a whole number >= 0 (0: prove on every plan; default 30), not ' ~ tojson(max_age_days)
+        ~ '. Nothing was changed.') %}
+  {% endif %}
+  {{ return({'max_age': max_age, 'prove_window': prove_window}) }}
+{% endmacro %}
+
+{#
+  Whether this plan proves its windows over the whole history, and why; else the proof it relies on. Reads the
+  target's `window_proven` rows (from a writer who may vouch for a plan: _trusted_writer). Due when asked
+  (prove_window: full), when the last proof of the model failed (it refuses the model's plans until one passes),
+  when none was made for this binding, and when the last one for it is older than the max age (days).
+  `settings`: _window_proof_settings. Returns {due, why, last: {at, run_id, sha256} | none}.
+#}
+{% macro _window_proof_due(target_relation, binding, settings) %}
+  {% set max_age = settings.max_age %}
+  {% if settings.prove_window == 'full' %}
+    {{ return({'due': true, 'why': 'asked for (prove_window: full)', 'last': none}) }}
+  {% endif %}
+  {% set audit = dbt_backfill._audit_relation(target_relation) %}
+  {% set rows = [] %}
+  {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
+    {% set rows = dbt_backfill._execute('select recorded_at, ' ~ dbt.current_timestamp() ~ ' as bf_now, run_id, outcome, detail from '
+        ~ audit ~ " where event = 'window_proven' and target = "
+        ~ dbt_backfill._sql_literal(dbt_backfill._relation_name(target_relation)) ~ ' and '
+        ~ dbt_backfill._trusted_writer(audit, target_relation) ~ ' order by recorded_at desc').rows %}
+  {% endif %}
+  {% if not rows %}
+    {{ return({'due': true, 'why': 'no proof is recorded for this model', 'last': none}) }}
+  {% endif %}
+  {% if rows[0]['outcome'] != 'passed' %}
+    {{ return({'due': true, 'why': 'the last proof (run ' ~ rows[0]['run_id'] ~ ', ' ~ (rows[0]['recorded_at'] | string)[:10]
+        ~ ') failed, and a failed proof holds until one passes', 'last': none}) }}
+  {% endif %}
+  {% for row in rows if row['outcome'] == 'passed' %}
+    {% set detail = fromjson(row['detail']) %}
+    {% if detail.binding == binding.sha256 %}
+      {% set last = {'at': (row['recorded_at'] | string)[:10], 'run_id': row['run_id'], 'sha256': detail.binding} %}
+      {% if max_age == 0 or (row['bf_now'] - row['recorded_at']).total_seconds() > max_age * 86400 %}
+        {{ return({'due': true, 'why': 'the last proof for this code (' ~ last.at ~ ') is older than '
+            ~ 'meta.backfill.window_proof_max_age (' ~ max_age ~ ' day(s))', 'last': none}) }}
+      {% endif %}
+      {{ return({'due': false, 'why': none, 'last': last}) }}
+    {% endif %}
+  {% endfor %}
+  {# what changed, said against the passed proof nearest to this code (the fewest differences; the latest of equals) #}
+  {% set nearest = {'changes': none} %}
+  {% for row in rows if row['outcome'] == 'passed' %}
+    {% set changes = dbt_backfill._binding_changes(fromjson(row['detail']).parts or {}, binding.parts) %}
+    {% if nearest.changes is none or changes | length < nearest.changes | length %}
+      {% do nearest.update({'changes': changes}) %}
+    {% endif %}
+  {% endfor %}
+  {{ return({'due': true, 'why': 'the code changed since the last proof (' ~ nearest.changes | join(', ') ~ ')', 'last': none}) }}
+{% endmacro %}
+
+{# What differs between two bindings' parts, as a person reads it: `the compiled SQL`, `the columns of raw.x`, ... #}
+{% macro _binding_changes(before, now) %}
+  {% set changed = [] %}
+  {% if before.get('compiled_sql_sha256') != now.compiled_sql_sha256 %}{% do changed.append('the compiled SQL') %}{% endif %}
+  {% set earlier = {} %}
+  {% for input in before.get('inputs') or [] %}{% do earlier.update({input.relation: input}) %}{% endfor %}
+  {% for input in now.inputs %}
+    {% set old = earlier.get(input.relation) %}
+    {% if old is none %}{% do changed.append('a new input ' ~ input.relation) %}
+    {% elif old.event_time != input.event_time %}{% do changed.append('the event_time of ' ~ input.relation) %}
+    {% elif old.columns != input.columns %}{% do changed.append('the columns of ' ~ input.relation) %}
+    {% endif %}
+  {% endfor %}
+  {% if (before.get('inputs') or []) | length > now.inputs | length %}{% do changed.append('an input no longer read') %}{% endif %}
+  {% if before.get('input_window') != now.input_window %}{% do changed.append('the input window') %}{% endif %}
+  {% for part, said in [('dbt_version', "dbt's version"), ('adapter', 'the adapter'), ('engine_version', "the engine's version")]
+        if before.get(part) != now[part] %}
+    {% do changed.append(said) %}
+  {% endfor %}
+  {{ return(changed or ['its binding']) }}
+{% endmacro %}
+
+{# One `window_proven` row, committed: the binding, its parts, the partitions, passed or failed, and how. #}
+{% macro _record_window_proof(target_relation, run_id, model, binding, partitions, passed, how) %}
+  {% do dbt_backfill.record_audit_event(target_relation, 'window_proven', run_id, {'model': model,
+      'outcome': 'passed' if passed else 'failed', 'detail': {'binding': binding.sha256, 'parts': binding.parts,
+      'partitions': partitions, 'how': how}}) %}
+  {% do dbt_backfill._commit() %}
+{% endmacro %}
+
+{#
+  The sentence the terminal and the written plan say of the windows' evidence (one text for both): what this plan
+  checked and the whole-history proof it made or relies on.
+#}
+{% macro _window_evidence(windowing, proof, binding) %}
+  {% if proof.due %}
+    {{ return('proven over the whole history by this plan for this code (sha256 ' ~ binding.sha256[:12] ~ '…; '
+        ~ proof.why ~ '): each partition\'s build b, from the whole inputs, equals its windowed build a') }}
+  {% endif %}
+  {{ return('checked around each partition in this plan: its build b, read ' ~ windowing.checked_before
+      ~ ' day(s) before and ' ~ windowing.checked_after ~ ' after it (the declared window widened by a partition and its '
+      ~ 'own reach on each side), equals its build a; proven over the whole history on ' ~ proof.last.at
+      ~ ' for this code (sha256 ' ~ proof.last.sha256[:12] ~ '…, run ' ~ proof.last.run_id ~ ')') }}
+{% endmacro %}
