@@ -188,6 +188,9 @@ class Bench:
         # the windows' proof: the one build of the named partitions from the whole inputs (its statements, as the
         # database timed them: the create, the reads of it and its drop)
         seconds["plan_proof_whole_build_s"] = query_seconds(plan_log, "__p0_whole", required=False)
+        seconds["plan_sql_s"] = sum(elapsed for elapsed, _ in statements(plan_log))
+        seconds["plan_slowest"] = "; ".join(f"{elapsed:.2f}s {sql}" for elapsed, sql in
+                                           sorted(statements(plan_log), reverse=True)[:6])
         started = time.perf_counter()
         self.run(["dbt-backfill", "approve", str(packet), "--by", "bench", "--despite", "measured by the bench"])
         seconds["approve_s"] = time.perf_counter() - started
@@ -202,6 +205,22 @@ class Bench:
         self.server.drop_database(self.database)
         if self.warm:
             self.warm.close()
+
+
+def statements(dbt_json_log: str) -> list[tuple[float, str]]:
+    """Every statement dbt logged, as (the database's seconds, its first 90 characters after dbt's comment)."""
+    found, last_sql = [], ""
+    for line in dbt_json_log.splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        name = event.get("info", {}).get("name")
+        if name == "SQLQuery":
+            last_sql = " ".join(event.get("data", {}).get("sql", "").split("*/", 1)[-1].split())
+        elif name == "SQLQueryStatus":
+            found.append((float(event["data"]["elapsed"]), last_sql[:90]))
+    return found
 
 
 def query_seconds(dbt_json_log: str, marker: str, required: bool = True) -> float:
@@ -400,7 +419,7 @@ def p6_history(bench: Bench, rows: int) -> Result:
         _prove_windows(bench, variables, day(4))
         bench.correct_versions(table, day(5))
         for step, seconds in bench.cycle("events_latest", [day(5)], variables).items():
-            figures[f"{step[:-2]}_{days}_days_s"] = seconds
+            figures[f"{step.removesuffix('_s')}_{days}_days" + ("_s" if step.endswith("_s") else "")] = seconds
     ratios = {"100 days / 10 days": figures["total_100_days_s"] / figures["total_10_days_s"],
               "plan 100 days / 10 days": figures["plan_100_days_s"] / figures["plan_10_days_s"]}
     return Result("P6 plan + approve + apply of one day of a dedup model vs its history, relying on a recorded proof",
