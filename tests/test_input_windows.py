@@ -179,6 +179,42 @@ def test_a_recorded_proof_is_reused_and_made_again_after_each_change_of_what_it_
         bad.output
 
 
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_a_proof_written_by_a_role_that_may_not_vouch_for_a_plan_is_not_relied_on(trips):
+    """Trip 1007's refund came 18 days after 2026-03-02: a window of eight days after the day misses it, and so does
+    the widened check (17 days). The proof over the whole history fails; a `passed` row for the same code written
+    by a role with only INSERT on the trail is not relied on, and the next plan proves again and is refused. The
+    same row written by the planner's own role would be: what the trail's writer check protects."""
+    from test_tampering import as_role
+    from test_trust_anchors import written_as
+    trips.publish_stale_target()
+    short = "{trip_events_event_time: updated_at, variant_input_window: {after: 8}}"
+    before = trips.rows("analytics.fct_trips_variant")
+    first = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-02", "--vars", short)
+    refused(first, "the input window does not hold for partition(s) 2026-03-02 (")
+    [(target, detail)] = trips.query("select target, detail from analytics_backfill.dbt_backfill_audit "
+                                     "where event = 'window_proven' and outcome = 'failed'")
+    forger = as_role(trips, "forger", ["grant usage on schema analytics_backfill to {role}",
+                                       "grant insert on analytics_backfill.dbt_backfill_audit to {role}"])
+    forged = ("insert into analytics_backfill.dbt_backfill_audit (recorded_at, run_id, model, target, event, outcome, "
+              f"detail) values (current_timestamp, 'forged', 'fct_trips_variant', '{target}', 'window_proven', "
+              f"'passed', '{detail}')")
+    assert written_as(trips, forger, forged) is None
+
+    second = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-02", "--vars", short)
+    refused(second, "2026-03-02: read within [2026-03-02, 2026-03-11) it gives 4 rows, from the whole inputs 4; ")
+    assert trips.rows("analytics.fct_trips_variant") == before
+    assert [o for o, _ in proof_rows(trips)] == ["failed", "passed", "failed"]  # the forger's row, not relied on
+
+    # the same row in the name of a role that may vouch for a plan (here the superuser the suite plans as) is
+    # relied on, and the widened check cannot see 18 days out: the windowed build leaves the refund out and the
+    # stale partition is declared right — what the writer check keeps a role with INSERT alone from causing
+    trips.query(forged)
+    relied = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-02", "--vars", short)
+    assert relied.returncode == 0, relied.output
+    assert "nothing to change: every partition of fct_trips_variant already holds exactly" in relied.stdout
+
+
 @pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
 def test_a_window_declared_too_narrow_is_refused_by_its_proof_and_nothing_is_left(trips):
     trips.publish_stale_target()
