@@ -69,7 +69,8 @@ def test_a_windowed_plan_gives_the_fingerprints_of_a_plan_that_reads_every_input
     assert proof["proven_by_this_plan"] is False and proof["last"]["run_id"] == run_id_of(windowed_path)
     assert re.search(r"by updated_at; checked around each partition in this plan: its build b, read 1 day\(s\) before "
                      r"and 61 after it \(the declared window widened by a partition and its own reach on each side\), "
-                     r"equals its build a; proven over the whole history on \d{4}-\d\d-\d\d for this code \(sha256 "
+                     r"equals its build a; proven over the whole history on \d{4}-\d\d-\d\d for this code on "
+                     r"partition\(s\) 2026-03-01, 2026-03-02, 2026-03-03 \(sha256 "
                      + proof["binding"][:12] + r"…, run " + run_id_of(windowed_path) + r"\)\n", again.stdout), again.stdout
     assert "| 2026-03-02 | 2026-03-02 | 2026-04-02 | from 2026-03-01 until 2026-05-03 |" in \
         again_path.with_suffix(".md").read_text()
@@ -177,6 +178,30 @@ def test_a_recorded_proof_is_reused_and_made_again_after_each_change_of_what_it_
     assert ("meta.backfill.window_proof_max_age must be how many days a recorded proof of the input windows is relied "
             "on, a whole number >= 0 (0: prove on every plan; default 30), not -1. Nothing was changed.") in bad.stderr, \
         bad.output
+
+
+@pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
+def test_a_partition_found_too_narrow_is_proven_again_whatever_other_partitions_are_proven_meanwhile(trips):
+    """A helper's attack: the proof over the whole history finds 2026-03-01 and 2026-03-02 too narrow under
+    {after: 8}; a proof of 2026-03-03 then passes. A plan of 2026-03-02 alone must not rely on that one — trip
+    1007's refund, 18 days out, is beyond the widened check too — but prove again, and be refused."""
+    trips.publish_stale_target()
+    short = "{trip_events_event_time: updated_at, variant_input_window: {after: 8}}"
+    first, _ = plan(trips, "first", "--vars", short)
+    refused(first, "the input window does not hold for partition(s) 2026-03-01, 2026-03-02 (")
+    other = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-03", "--vars", short)
+    assert other.returncode == 0, other.output
+    assert [o for o, _ in proof_rows(trips)] == ["failed", "passed"]
+    # a correction inside the window, so the day has something to repair
+    trips.query("insert into raw.trip_events values (16, 1006, '2026-03-02', 1.00, 'corrected', "
+                "'2026-03-04 10:00:00+00')")
+    before = trips.rows("analytics.fct_trips_variant")
+
+    again = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-02", "--vars", short)
+    refused(again, "2026-03-02: read within [2026-03-02, 2026-03-11) it gives 4 rows, from the whole inputs 4; by "
+                   "business key the windowed build has 0 row(s) the whole build lacks, lacks 0 and differs in 1 (1007)")
+    assert trips.rows("analytics.fct_trips_variant") == before
+    assert [o for o, _ in proof_rows(trips)] == ["failed", "passed", "failed"]
 
 
 @pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)

@@ -117,7 +117,7 @@
   {# a windowed plan checks its windows through widened ones; it proves them over the whole history when no proof
      recorded for this code can be relied on (_window_proof.sql) #}
   {% set windowed = windowing.mode == 'windowed' %}
-  {% set binding = dbt_backfill._window_binding(model_sql, windowing, sources) if windowed else none %}
+  {% set binding = dbt_backfill._window_binding(model_sql, windowing, sources, scope.partition_column.name) if windowed else none %}
   {% set proof = dbt_backfill._window_proof_due(target_relation, binding, proof_settings)
       if windowed else {'due': false, 'why': none, 'last': none} %}
   {% do dbt_backfill._commit() %}

@@ -5,11 +5,12 @@
   the code it proved is not the code being planned, or it is too old, or it failed, or it is asked for.
 
   What the proof is bound to: the SHA-256 of the compiled SQL, every input with its columns and types and its
-  event_time, the declared window and where it came from, dbt's version, the adapter and the engine's version (the
+  event_time, the declared window and where it came from, the partition column, dbt's version, the adapter and the
+  engine's version (the
   adapter plugin's version is not visible to a macro; the engine's decides what the SQL means). Returns
   {sha256, parts}.
 #}
-{% macro _window_binding(model_sql, windowing, sources) %}
+{% macro _window_binding(model_sql, windowing, sources, partition_by) %}
   {% set inputs = [] %}
   {% for source in sources %}
     {% set relation = dbt_backfill._relation(source) %}
@@ -21,7 +22,7 @@
   {% set parts = {'compiled_sql_sha256': dbt_backfill._sha256_of_text(model_sql),
                   'inputs': inputs | sort(attribute='relation'),
                   'input_window': {'before': windowing.before, 'after': windowing.after, 'declared_by': windowing.declared_by},
-                  'dbt_version': dbt_version | string, 'adapter': adapter.type(),
+                  'partition_by': partition_by, 'dbt_version': dbt_version | string, 'adapter': adapter.type(),
                   'engine_version': dbt_backfill._execute('select version() as v').rows[0]['v'] | string} %}
   {{ return({'sha256': dbt_backfill._sha256_of_text(tojson(parts, sort_keys=true)), 'parts': parts}) }}
 {% endmacro %}
@@ -43,10 +44,13 @@
 
 {#
   Whether this plan proves its windows over the whole history, and why; else the proof it relies on. Reads the
-  target's `window_proven` rows (from a writer who may vouch for a plan: _trusted_writer). Due when asked
-  (prove_window: full), when the last proof of the model failed (it refuses the model's plans until one passes),
-  when none was made for this binding, and when the last one for it is older than the max age (days).
-  `settings`: _window_proof_settings. Returns {due, why, last: {at, run_id, sha256} | none}.
+  target's `window_proven` rows (from a writer who may vouch for a plan: _trusted_writer; the 200 latest, their
+  details parsed here: a proof of this code older than 200 others is made again). Due when asked (prove_window:
+  full); while a partition found too narrow for this code (by a proof or the widened check) has not been proven
+  since — a failure holds until a proof that covers its partitions passes, whatever other partitions are proven
+  meanwhile; when no proof passed for this binding; and when the last one that did is older than the max age
+  (days). `settings`: _window_proof_settings.
+  Returns {due, why, last: {at, run_id, sha256, partitions} | none}.
 #}
 {% macro _window_proof_due(target_relation, binding, settings) %}
   {% set max_age = settings.max_age %}
@@ -59,19 +63,33 @@
     {% set rows = dbt_backfill._execute('select recorded_at, ' ~ dbt.current_timestamp() ~ ' as bf_now, run_id, outcome, detail from '
         ~ audit ~ " where event = 'window_proven' and target = "
         ~ dbt_backfill._sql_literal(dbt_backfill._relation_name(target_relation)) ~ ' and '
-        ~ dbt_backfill._trusted_writer(audit, target_relation) ~ ' order by recorded_at desc').rows %}
+        ~ dbt_backfill._trusted_writer(audit, target_relation) ~ ' order by recorded_at desc limit 200').rows %}
   {% endif %}
   {% if not rows %}
     {{ return({'due': true, 'why': 'no proof is recorded for this model', 'last': none}) }}
   {% endif %}
-  {% if rows[0]['outcome'] != 'passed' %}
-    {{ return({'due': true, 'why': 'the last proof (run ' ~ rows[0]['run_id'] ~ ', ' ~ (rows[0]['recorded_at'] | string)[:10]
-        ~ ') failed, and a failed proof holds until one passes', 'last': none}) }}
+  {# this code's partitions found too narrow and not proven since, read from the oldest row to the newest #}
+  {% set outstanding = {} %}
+  {% for row in rows | reverse %}
+    {% set detail = dbt_backfill._proof_detail(row['detail']) %}
+    {% if detail.binding == binding.sha256 %}
+      {% for value in detail.partitions %}
+        {% if row['outcome'] == 'passed' %}{% do outstanding.pop(value | string, none) %}
+        {% else %}{% do outstanding.update({value | string: row['run_id'] ~ ', ' ~ (row['recorded_at'] | string)[:10]}) %}{% endif %}
+      {% endfor %}
+    {% endif %}
+  {% endfor %}
+  {% if outstanding %}
+    {% set values = outstanding.keys() | sort %}
+    {{ return({'due': true, 'why': 'the windows were found too narrow for this code on partition(s) '
+        ~ dbt_backfill._few(values) ~ ' (run ' ~ outstanding[values[0]] ~ ') and no proof of them has passed since',
+        'last': none}) }}
   {% endif %}
   {% for row in rows if row['outcome'] == 'passed' %}
-    {% set detail = fromjson(row['detail']) %}
+    {% set detail = dbt_backfill._proof_detail(row['detail']) %}
     {% if detail.binding == binding.sha256 %}
-      {% set last = {'at': (row['recorded_at'] | string)[:10], 'run_id': row['run_id'], 'sha256': detail.binding} %}
+      {% set last = {'at': (row['recorded_at'] | string)[:10], 'run_id': row['run_id'], 'sha256': detail.binding,
+                     'partitions': detail.partitions} %}
       {% if max_age == 0 or (row['bf_now'] - row['recorded_at']).total_seconds() > max_age * 86400 %}
         {{ return({'due': true, 'why': 'the last proof for this code (' ~ last.at ~ ') is older than '
             ~ 'meta.backfill.window_proof_max_age (' ~ max_age ~ ' day(s))', 'last': none}) }}
@@ -82,12 +100,29 @@
   {# what changed, said against the passed proof nearest to this code (the fewest differences; the latest of equals) #}
   {% set nearest = {'changes': none} %}
   {% for row in rows if row['outcome'] == 'passed' %}
-    {% set changes = dbt_backfill._binding_changes(fromjson(row['detail']).parts or {}, binding.parts) %}
+    {% set changes = dbt_backfill._binding_changes(dbt_backfill._proof_detail(row['detail']).parts, binding.parts) %}
     {% if nearest.changes is none or changes | length < nearest.changes | length %}
       {% do nearest.update({'changes': changes}) %}
     {% endif %}
   {% endfor %}
-  {{ return({'due': true, 'why': 'the code changed since the last proof (' ~ nearest.changes | join(', ') ~ ')', 'last': none}) }}
+  {{ return({'due': true, 'why': ('the code changed since the last proof (' ~ nearest.changes | join(', ') ~ ')')
+      if nearest.changes is not none else 'no proof of this code has passed', 'last': none}) }}
+{% endmacro %}
+
+{# A `window_proven` row's detail as {binding, parts, partitions}, whatever the text holds (a row that is not what
+   _record_window_proof writes proves nothing: its binding matches no code). #}
+{% macro _proof_detail(text) %}
+  {% set detail = fromjson(text) if text is string else none %}
+  {% if detail is not mapping %}{{ return({'binding': none, 'parts': {}, 'partitions': []}) }}{% endif %}
+  {{ return({'binding': detail.get('binding') if detail.get('binding') is string else none,
+             'parts': detail.get('parts') if detail.get('parts') is mapping else {},
+             'partitions': detail.get('partitions') if detail.get('partitions') is sequence
+                           and detail.get('partitions') is not string else []}) }}
+{% endmacro %}
+
+{# Up to five values, then how many more. #}
+{% macro _few(values) %}
+  {{ return(values[:5] | join(', ') ~ (' and ' ~ (values | length - 5) ~ ' more' if values | length > 5 else '')) }}
 {% endmacro %}
 
 {# What differs between two bindings' parts, as a person reads it: `the compiled SQL`, `the columns of raw.x`, ... #}
@@ -95,7 +130,8 @@
   {% set changed = [] %}
   {% if before.get('compiled_sql_sha256') != now.compiled_sql_sha256 %}{% do changed.append('the compiled SQL') %}{% endif %}
   {% set earlier = {} %}
-  {% for input in before.get('inputs') or [] %}{% do earlier.update({input.relation: input}) %}{% endfor %}
+  {% set inputs_before = before.get('inputs') if before.get('inputs') is sequence and before.get('inputs') is not string else [] %}
+  {% for input in inputs_before if input is mapping %}{% do earlier.update({input.get('relation'): input}) %}{% endfor %}
   {% for input in now.inputs %}
     {% set old = earlier.get(input.relation) %}
     {% if old is none %}{% do changed.append('a new input ' ~ input.relation) %}
@@ -103,9 +139,10 @@
     {% elif old.columns != input.columns %}{% do changed.append('the columns of ' ~ input.relation) %}
     {% endif %}
   {% endfor %}
-  {% if (before.get('inputs') or []) | length > now.inputs | length %}{% do changed.append('an input no longer read') %}{% endif %}
+  {% if earlier | length > now.inputs | length %}{% do changed.append('an input no longer read') %}{% endif %}
   {% if before.get('input_window') != now.input_window %}{% do changed.append('the input window') %}{% endif %}
-  {% for part, said in [('dbt_version', "dbt's version"), ('adapter', 'the adapter'), ('engine_version', "the engine's version")]
+  {% for part, said in [('partition_by', 'the partition column'), ('dbt_version', "dbt's version"), ('adapter', 'the adapter'),
+                        ('engine_version', "the engine's version")]
         if before.get(part) != now[part] %}
     {% do changed.append(said) %}
   {% endfor %}
@@ -132,5 +169,6 @@
   {{ return('checked around each partition in this plan: its build b, read ' ~ windowing.checked_before
       ~ ' day(s) before and ' ~ windowing.checked_after ~ ' after it (the declared window widened by a partition and its '
       ~ 'own reach on each side), equals its build a; proven over the whole history on ' ~ proof.last.at
-      ~ ' for this code (sha256 ' ~ proof.last.sha256[:12] ~ '…, run ' ~ proof.last.run_id ~ ')') }}
+      ~ ' for this code on partition(s) ' ~ dbt_backfill._few(proof.last.partitions | map('string') | list)
+      ~ ' (sha256 ' ~ proof.last.sha256[:12] ~ '…, run ' ~ proof.last.run_id ~ ')') }}
 {% endmacro %}
