@@ -1,14 +1,13 @@
 {#
   The whole-history proof of the input windows, kept in the audit trail (event `window_proven`) and reused while it
-  can be trusted (docs/DECISIONS.md, "The window proof, recorded"). Every windowed plan checks its own partitions
+  can be trusted (docs/DECISIONS.md, row 82). Every windowed plan checks its own partitions
   through widened windows (_input_windows: `checked`); the proof that builds them from the whole inputs runs when
   the code it proved is not the code being planned, or it is too old, or it failed, or it is asked for.
 
   What the proof is bound to: the SHA-256 of the compiled SQL, every input with its columns and types and its
   event_time, the declared window and where it came from, the partition column, dbt's version, the adapter and the
-  engine's version (the
-  adapter plugin's version is not visible to a macro; the engine's decides what the SQL means). Returns
-  {sha256, parts}.
+  engine's version (the adapter plugin's version is not visible to a macro; the engine's decides what the SQL
+  means). Returns {sha256, parts}.
 #}
 {% macro _window_binding(model_sql, windowing, sources, partition_by) %}
   {% set inputs = [] %}

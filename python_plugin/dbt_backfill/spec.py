@@ -63,7 +63,7 @@ class BackfillSpec:
     # how many days before and after a partition's own span the inputs with dbt's `event_time` are read while its
     # stages are built ({after: 30}: corrections arrive up to 30 days after the event); None: dbt's lookback of a
     # microbatch model, else the partition alone. Every plan checks it through a widened window; the proof over the
-    # whole history is recorded and reused for the same code (docs/DECISIONS.md, "The window proof, recorded").
+    # whole history is recorded and reused for the same code (docs/DECISIONS.md, row 82).
     input_window: Mapping[str, int] | None = None
     # how many days a recorded whole-history proof of the windows is relied on (default 30): checked by the package
     window_proof_max_age: Any = None
