@@ -205,6 +205,41 @@ def test_a_partition_found_too_narrow_is_proven_again_whatever_other_partitions_
 
 
 @pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_a_failure_holds_across_a_change_of_code_many_later_proofs_and_a_proof_that_read_older_data(trips):
+    """A second helper's attacks on the rule above: the failure of 2026-03-02 was dropped by a change of code that
+    changes no row, pushed out by 200 later proofs, and cleared by a proof recorded after it that had read the
+    inputs before it (a slow plan). Each time the plan of 2026-03-02 must prove again and be refused."""
+    trips.publish_stale_target()
+    audit = "analytics_backfill.dbt_backfill_audit"
+    short = "{trip_events_event_time: updated_at, variant_input_window: {after: 8}}"
+    same_rows = "{trip_events_event_time: updated_at, variant_input_window: {after: 8}, status_expr: '(status)'}"
+    refused(trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-02", "--vars", short),
+            "the input window does not hold for partition(s) 2026-03-02 (")
+    # other code, the same rows: its proof of 2026-03-03 passes, and 250 more proofs of other code follow it
+    assert trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-03", "--vars", same_rows).returncode == 0
+    trips.query(f"insert into {audit} (recorded_at, run_id, model, target, event, outcome, detail) "
+                f"select recorded_at + g * interval '1 second', run_id || g, model, target, event, outcome, "
+                f"replace(detail, '\"binding\": \"', '\"binding\": \"' || g) from {audit}, generate_series(1, 250) g "
+                f"where event = 'window_proven' and outcome = 'passed'")
+    trips.query("insert into raw.trip_events values (16, 1006, '2026-03-02', 1.00, 'corrected', "
+                "'2026-03-04 10:00:00+00')")
+    before = trips.rows("analytics.fct_trips_variant")
+    for code in (same_rows, short):
+        again = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-02", "--vars", code)
+        refused(again, "2026-03-02: read within [2026-03-02, 2026-03-11) it gives 4 rows, from the whole inputs 4; ")
+    # a pass of 2026-03-02 for this code recorded after the failures, by a plan that had read the inputs before them
+    [(detail,)] = trips.query(f"select detail from {audit} where event = 'window_proven' and outcome = 'failed' "
+                              f"order by recorded_at limit 1")
+    older = json.dumps({**json.loads(detail), "read_at": "2000-01-01 00:00:00+00:00"})
+    trips.query(f"insert into {audit} (recorded_at, run_id, model, target, event, outcome, detail) select "
+                f"current_timestamp, 'slow', model, target, event, 'passed', '{older}' from {audit} "
+                f"where event = 'window_proven' and outcome = 'failed' order by recorded_at limit 1")
+    refused(trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-02", "--vars", short),
+            "2026-03-02: read within [2026-03-02, 2026-03-11) it gives 4 rows, from the whole inputs 4; ")
+    assert trips.rows("analytics.fct_trips_variant") == before
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
 def test_a_proof_written_by_a_role_that_may_not_vouch_for_a_plan_is_not_relied_on(trips):
     """Trip 1007's refund came 18 days after 2026-03-02: a window of eight days after the day misses it, and so does
     the widened check (17 days). The proof over the whole history fails; a `passed` row for the same code written
@@ -231,10 +266,12 @@ def test_a_proof_written_by_a_role_that_may_not_vouch_for_a_plan_is_not_relied_o
     assert trips.rows("analytics.fct_trips_variant") == before
     assert [o for o, _ in proof_rows(trips)] == ["failed", "passed", "failed"]  # the forger's row, not relied on
 
-    # the same row in the name of a role that may vouch for a plan (here the superuser the suite plans as) is
-    # relied on, and the widened check cannot see 18 days out: the windowed build leaves the refund out and the
-    # stale partition is declared right — what the writer check keeps a role with INSERT alone from causing
-    trips.query(forged)
+    # the same row in the name of a role that may vouch for a plan (here the superuser the suite plans as), as if it
+    # had read the inputs after the failures, is relied on, and the widened check cannot see 18 days out: the
+    # windowed build leaves the refund out and the stale partition is declared right — what the writer check keeps
+    # a role with INSERT alone from causing
+    later = json.dumps({**json.loads(detail), "read_at": "9999-12-31 00:00:00+00:00"})
+    trips.query(forged.replace(detail, later))
     relied = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-02", "--vars", short)
     assert relied.returncode == 0, relied.output
     assert "nothing to change: every partition of fct_trips_variant already holds exactly" in relied.stdout

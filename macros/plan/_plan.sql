@@ -123,6 +123,9 @@
   {% do dbt_backfill._commit() %}
   {% do dbt_backfill._ensure_schema(target_relation.database, stage_schema) %}
   {% do dbt_backfill._commit() %}
+  {# when the builds start reading the inputs (the session pinned to UTC): a proof's outcome is ordered by what it
+     read, not by when it was recorded (_window_proof_due) #}
+  {% set builds_read_at = dbt_backfill._execute('select ' ~ dbt.current_timestamp() ~ ' as bf_now').rows[0]['bf_now'] | string %}
   {# the model's SQL runs in the session as `dbt run` has it; only what is fingerprinted is pinned #}
   {% do dbt_backfill._unpin_session() %}
   {# windowed: every build a reads the inputs within its partition's window; every build b reads them through the
@@ -208,7 +211,8 @@
   {% endif %}
   {% if windowed %}
     {% do dbt_backfill._prove_input_windows(planned, partition_plans, windowing, typed.sql, scope,
-        {'target': target_relation, 'run_id': run_id, 'model': model, 'binding': binding, 'proving': proving}) %}
+        {'target': target_relation, 'run_id': run_id, 'model': model, 'binding': binding, 'proving': proving,
+         'read_at': builds_read_at}) %}
   {% endif %}
   {% set collisions = dbt_backfill.keys_in_two_partitions(target_relation, stages, scope) %}
   {% set watermark_plan = none %}

@@ -179,7 +179,7 @@
   two-builds check says so (build b is then the second windowed build).
   The outcome is recorded (`window_proven`, _record_window_proof): a proof that passed, and any window found too
   narrow, by the proof or the widened check, which then holds until a proof passes.
-  `run`: {target, run_id, model, binding, proving}.
+  `run`: {target, run_id, model, binding, proving, read_at}.
 #}
 {% macro _prove_input_windows(planned, partition_plans, windowing, model_sql, scope, run) %}
   {% set unsettled = [] %}
@@ -215,11 +215,11 @@
   {% endfor %}
   {% if run.proving and not narrow and not unsettled %}
     {% do dbt_backfill._record_window_proof(run.target, run.run_id, run.model, run.binding,
-        partition_plans | map(attribute='value') | list, true, 'whole') %}
+        partition_plans | map(attribute='value') | list, true, 'whole', run.read_at) %}
   {% endif %}
   {% if narrow %}
     {% do dbt_backfill._record_window_proof(run.target, run.run_id, run.model, run.binding,
-        narrow | map(attribute='partition') | list, false, 'whole' if run.proving else 'widened') %}
+        narrow | map(attribute='partition') | list, false, 'whole' if run.proving else 'widened', run.read_at) %}
     {% set inputs, described = [], [] %}
     {% for input in windowing.inputs %}
       {% do inputs.append(dbt_backfill._relation_name(dbt_backfill._relation(input)) ~ ' by ' ~ input.event_time) %}

@@ -43,13 +43,16 @@
 
 {#
   Whether this plan proves its windows over the whole history, and why; else the proof it relies on. Reads the
-  target's `window_proven` rows (from a writer who may vouch for a plan: _trusted_writer; the 200 latest, their
-  details parsed here: a proof of this code older than 200 others is made again). Due when asked (prove_window:
-  full); while a partition found too narrow for this code (by a proof or the widened check) has not been proven
-  since — a failure holds until a proof that covers its partitions passes, whatever other partitions are proven
-  meanwhile; when no proof passed for this binding; and when the last one that did is older than the max age
-  (days). `settings`: _window_proof_settings.
-  Returns {due, why, last: {at, run_id, sha256, partitions} | none}.
+  target's `window_proven` rows from a writer who may vouch for a plan (_trusted_writer). Due:
+    - when asked (prove_window: full);
+    - while a partition found too narrow (by a proof or the widened check, for this code or any earlier one) has
+      not been proven for this code by a plan that read the inputs after that failure did: a failure holds until
+      a proof that covers its partitions passes, whatever else is proven meanwhile, and a proof that read older
+      data (a slow plan recorded after the failure) does not clear it. Every failure is read, and every row of
+      this code: no number of later rows pushes one out;
+    - when no proof passed for this code, or the last one (by what it read) is older than the max age (days).
+  Rows are ordered by when their builds started reading the inputs (`read_at`; recorded_at for rows without).
+  `settings`: _window_proof_settings. Returns {due, why, last: {at, run_id, sha256, partitions} | none}.
 #}
 {% macro _window_proof_due(target_relation, binding, settings) %}
   {% set max_age = settings.max_age %}
@@ -57,63 +60,67 @@
     {{ return({'due': true, 'why': 'asked for (prove_window: full)', 'last': none}) }}
   {% endif %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
-  {% set rows = [] %}
-  {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
-    {% set rows = dbt_backfill._execute('select recorded_at, ' ~ dbt.current_timestamp() ~ ' as bf_now, run_id, outcome, detail from '
-        ~ audit ~ " where event = 'window_proven' and target = "
-        ~ dbt_backfill._sql_literal(dbt_backfill._relation_name(target_relation)) ~ ' and '
-        ~ dbt_backfill._trusted_writer(audit, target_relation) ~ ' order by recorded_at desc limit 200').rows %}
-  {% endif %}
-  {% if not rows %}
+  {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is none %}
     {{ return({'due': true, 'why': 'no proof is recorded for this model', 'last': none}) }}
   {% endif %}
-  {# this code's partitions found too narrow and not proven since, read from the oldest row to the newest #}
-  {% set outstanding = {} %}
-  {% for row in rows | reverse %}
+  {% set proofs = 'select recorded_at, ' ~ dbt.current_timestamp() ~ ' as bf_now, run_id, outcome, detail from ' ~ audit
+      ~ " where event = 'window_proven' and target = " ~ dbt_backfill._sql_literal(dbt_backfill._relation_name(target_relation))
+      ~ ' and ' ~ dbt_backfill._trusted_writer(audit, target_relation) %}
+  {# the failures of any code, and every row of this code (its SHA-256 is in the detail, checked once parsed) #}
+  {% set rows = [] %}
+  {% for row in dbt_backfill._execute(proofs ~ " and (outcome <> 'passed' or detail like "
+        ~ dbt_backfill._sql_literal('%' ~ binding.sha256 ~ '%') ~ ')').rows %}
     {% set detail = dbt_backfill._proof_detail(row['detail']) %}
-    {% if detail.binding == binding.sha256 %}
-      {% for value in detail.partitions %}
-        {% if row['outcome'] == 'passed' %}{% do outstanding.pop(value | string, none) %}
-        {% else %}{% do outstanding.update({value | string: row['run_id'] ~ ', ' ~ (row['recorded_at'] | string)[:10]}) %}{% endif %}
-      {% endfor %}
-    {% endif %}
+    {% set read_at = detail.read_at or (row['recorded_at'] | string) %}
+    {% do rows.append({'read_at': read_at, 'order': read_at ~ '|' ~ (row['recorded_at'] | string), 'recorded_at': row['recorded_at'],
+                       'now': row['bf_now'], 'run_id': row['run_id'], 'passed': row['outcome'] == 'passed',
+                       'this_code': detail.binding == binding.sha256, 'partitions': detail.partitions}) %}
+  {% endfor %}
+  {% set rows = rows | sort(attribute='order') %}
+  {% set outstanding = {} %}
+  {% for row in rows %}
+    {% for value in row.partitions %}
+      {% if not row.passed %}
+        {% do outstanding.update({value | string: row.run_id ~ ', ' ~ row.read_at[:10] ~ ('' if row.this_code else ', for earlier code')}) %}
+      {% elif row.this_code %}
+        {% do outstanding.pop(value | string, none) %}
+      {% endif %}
+    {% endfor %}
   {% endfor %}
   {% if outstanding %}
     {% set values = outstanding.keys() | sort %}
-    {{ return({'due': true, 'why': 'the windows were found too narrow for this code on partition(s) '
-        ~ dbt_backfill._few(values) ~ ' (run ' ~ outstanding[values[0]] ~ ') and no proof of them has passed since',
+    {{ return({'due': true, 'why': 'the windows were found too narrow on partition(s) ' ~ dbt_backfill._few(values)
+        ~ ' (run ' ~ outstanding[values[0]] ~ ') and no proof of them for this code has passed since',
         'last': none}) }}
   {% endif %}
-  {% for row in rows if row['outcome'] == 'passed' %}
-    {% set detail = dbt_backfill._proof_detail(row['detail']) %}
-    {% if detail.binding == binding.sha256 %}
-      {% set last = {'at': (row['recorded_at'] | string)[:10], 'run_id': row['run_id'], 'sha256': detail.binding,
-                     'partitions': detail.partitions} %}
-      {% if max_age == 0 or (row['bf_now'] - row['recorded_at']).total_seconds() > max_age * 86400 %}
-        {{ return({'due': true, 'why': 'the last proof for this code (' ~ last.at ~ ') is older than '
-            ~ 'meta.backfill.window_proof_max_age (' ~ max_age ~ ' day(s))', 'last': none}) }}
-      {% endif %}
-      {{ return({'due': false, 'why': none, 'last': last}) }}
+  {% for row in rows | reverse if row.passed and row.this_code %}
+    {% set last = {'at': row.read_at[:10], 'run_id': row.run_id, 'sha256': binding.sha256, 'partitions': row.partitions} %}
+    {% if max_age == 0 or (row.now - row.recorded_at).total_seconds() > max_age * 86400 %}
+      {{ return({'due': true, 'why': 'the last proof for this code (' ~ last.at ~ ') is older than '
+          ~ 'meta.backfill.window_proof_max_age (' ~ max_age ~ ' day(s))', 'last': none}) }}
     {% endif %}
+    {{ return({'due': false, 'why': none, 'last': last}) }}
   {% endfor %}
-  {# what changed, said against the passed proof nearest to this code (the fewest differences; the latest of equals) #}
+  {# what changed, said against the passed proof nearest to this code among the 200 latest (the fewest
+     differences; the latest of equals) #}
   {% set nearest = {'changes': none} %}
-  {% for row in rows if row['outcome'] == 'passed' %}
+  {% for row in dbt_backfill._execute(proofs ~ " and outcome = 'passed' order by recorded_at desc limit 200").rows %}
     {% set changes = dbt_backfill._binding_changes(dbt_backfill._proof_detail(row['detail']).parts, binding.parts) %}
     {% if nearest.changes is none or changes | length < nearest.changes | length %}
       {% do nearest.update({'changes': changes}) %}
     {% endif %}
   {% endfor %}
   {{ return({'due': true, 'why': ('the code changed since the last proof (' ~ nearest.changes | join(', ') ~ ')')
-      if nearest.changes is not none else 'no proof of this code has passed', 'last': none}) }}
+      if nearest.changes is not none else 'no proof is recorded for this model', 'last': none}) }}
 {% endmacro %}
 
-{# A `window_proven` row's detail as {binding, parts, partitions}, whatever the text holds (a row that is not what
-   _record_window_proof writes proves nothing: its binding matches no code). #}
+{# A `window_proven` row's detail as {binding, parts, partitions, read_at}, whatever the text holds (a row that is
+   not what _record_window_proof writes proves nothing: its binding matches no code). #}
 {% macro _proof_detail(text) %}
   {% set detail = fromjson(text) if text is string else none %}
-  {% if detail is not mapping %}{{ return({'binding': none, 'parts': {}, 'partitions': []}) }}{% endif %}
+  {% if detail is not mapping %}{{ return({'binding': none, 'parts': {}, 'partitions': [], 'read_at': none}) }}{% endif %}
   {{ return({'binding': detail.get('binding') if detail.get('binding') is string else none,
+             'read_at': detail.get('read_at') if detail.get('read_at') is string else none,
              'parts': detail.get('parts') if detail.get('parts') is mapping else {},
              'partitions': detail.get('partitions') if detail.get('partitions') is sequence
                            and detail.get('partitions') is not string else []}) }}
@@ -148,11 +155,12 @@
   {{ return(changed or ['its binding']) }}
 {% endmacro %}
 
-{# One `window_proven` row, committed: the binding, its parts, the partitions, passed or failed, and how. #}
-{% macro _record_window_proof(target_relation, run_id, model, binding, partitions, passed, how) %}
+{# One `window_proven` row, committed: the binding, its parts, the partitions, passed or failed, how, and when the
+   builds started reading the inputs. #}
+{% macro _record_window_proof(target_relation, run_id, model, binding, partitions, passed, how, read_at) %}
   {% do dbt_backfill.record_audit_event(target_relation, 'window_proven', run_id, {'model': model,
       'outcome': 'passed' if passed else 'failed', 'detail': {'binding': binding.sha256, 'parts': binding.parts,
-      'partitions': partitions, 'how': how}}) %}
+      'partitions': partitions, 'how': how, 'read_at': read_at}}) %}
   {% do dbt_backfill._commit() %}
 {% endmacro %}
 
