@@ -17,8 +17,11 @@
     variant_materialized: <m>  the model is materialized as <m> (view, ephemeral, table) for the plan's check
     events_without_database: true   the source named without its database (`"raw"."trip_events"`): not as dbt
                            renders it, so an input window cannot be applied to it
+    variant_post_hook: <sql>   a post-hook, run in the publication's own transaction (test_plan_cost keeps
+                           autovacuum off the table from the moment it exists)
 #}
 {{ config(materialized=var('variant_materialized', 'incremental'), incremental_strategy='append',
+          post_hook=([var('variant_post_hook')] if var('variant_post_hook', '') else []),
           partition_by=(['trip_date'] if target.type == 'spark' else none),
           file_format=('parquet' if target.type == 'spark' else none)) }}
 

@@ -4,7 +4,8 @@
    the partition column and the business key (P8 publishes it without: --vars '{latest_indexes: []}'). The measures
    of P3, P6, P7 and P8. #}
 {{ config(materialized='incremental', incremental_strategy='append', alias=var('latest_alias', 'events_latest'),
-          indexes=var('latest_indexes', [{'columns': ['day']}, {'columns': ['event_id']}])) }}
+          indexes=var('latest_indexes', [{'columns': ['day']}, {'columns': ['event_id']}]),
+          post_hook=([var('latest_post_hook')] if var('latest_post_hook', '') else [])) }}
 
 with ranked as (
     select *, row_number() over (partition by event_id order by updated_at desc) as version_rank
