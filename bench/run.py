@@ -454,7 +454,7 @@ def p8_fresh_unindexed(bench: Bench, rows: int) -> Result:
     # autovacuum kept off the table in the publication's own transaction (set afterwards, it can come too late)
     bench.command("dbt", "run", "-s", "events_latest", "--vars",
                   json.dumps({**json.loads(variables),
-                              "latest_post_hook": "alter table {{ this }} set (autovacuum_enabled = false)"}))
+                              "latest_post_hook": f"alter table {table} set (autovacuum_enabled = false)"}))
     bench.correct_versions("p8_events", day(5))
     _prove_windows(bench, variables, day(4))
 

@@ -77,8 +77,9 @@ def test_a_plan_over_a_freshly_published_unindexed_target_never_bets_on_a_nested
     trips.query("analyze raw.trip_events")
     published = trips.dbt("run", "-s", "fct_trips_variant", "--full-refresh", "--vars",
                           "{dbt_backfill_allow_full_refresh: 'twenty days of history, published whole', "
-                          "variant_post_hook: 'alter table {{ this }} set (autovacuum_enabled = false)'}")
+                          f"variant_post_hook: 'alter table {TARGET} set (autovacuum_enabled = false)'}}")
     assert published.returncode == 0, published.output
+    assert trips.query(f"select reloptions from pg_class where oid = '{TARGET}'::regclass") == [(["autovacuum_enabled=false"],)]
     # a late correction of a seventh of one day's trips
     trips.query("insert into raw.trip_events select event_id + 1000000, trip_id, trip_date, fare + 1, 'corrected', "
                 "updated_at + interval '30 days' from raw.trip_events where trip_date = '2025-01-05' and trip_id % 7 = 0")
