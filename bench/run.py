@@ -189,8 +189,7 @@ class Bench:
         # database timed them: the create, the reads of it and its drop)
         seconds["plan_proof_whole_build_s"] = query_seconds(plan_log, "__p0_whole", required=False)
         seconds["plan_sql_s"] = sum(elapsed for elapsed, _ in statements(plan_log))
-        seconds["plan_slowest"] = "; ".join(f"{elapsed:.2f}s {sql}" for elapsed, sql in
-                                           sorted(statements(plan_log), reverse=True)[:6])
+        seconds["plan_slowest"] = slowest(plan_log)
         started = time.perf_counter()
         self.run(["dbt-backfill", "approve", str(packet), "--by", "bench", "--despite", "measured by the bench"])
         seconds["approve_s"] = time.perf_counter() - started
@@ -208,7 +207,7 @@ class Bench:
 
 
 def statements(dbt_json_log: str) -> list[tuple[float, str]]:
-    """Every statement dbt logged, as (the database's seconds, its first 90 characters after dbt's comment)."""
+    """Every statement dbt logged (SQLQuery, then its SQLQueryStatus), as (the database's seconds, its SQL)."""
     found, last_sql = [], ""
     for line in dbt_json_log.splitlines():
         try:
@@ -217,25 +216,21 @@ def statements(dbt_json_log: str) -> list[tuple[float, str]]:
             continue
         name = event.get("info", {}).get("name")
         if name == "SQLQuery":
-            last_sql = " ".join(event.get("data", {}).get("sql", "").split("*/", 1)[-1].split())
+            last_sql = event.get("data", {}).get("sql", "")
         elif name == "SQLQueryStatus":
-            found.append((float(event["data"]["elapsed"]), last_sql[:90]))
+            found.append((float(event["data"]["elapsed"]), last_sql))
     return found
 
 
+def slowest(dbt_json_log: str, shown: int = 6) -> str:
+    """The slowest statements, each as its seconds and its first 90 characters after dbt's comment."""
+    return "; ".join(f"{elapsed:.2f}s {' '.join(sql.split('*/', 1)[-1].split())[:90]}"
+                     for elapsed, sql in sorted(statements(dbt_json_log), reverse=True)[:shown])
+
+
 def query_seconds(dbt_json_log: str, marker: str, required: bool = True) -> float:
-    """The database time dbt logged (SQLQueryStatus) for the statements whose SQL contains `marker`."""
-    seconds, last_sql = 0.0, ""
-    for line in dbt_json_log.splitlines():
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        name = event.get("info", {}).get("name")
-        if name == "SQLQuery":
-            last_sql = event.get("data", {}).get("sql", "")
-        elif name == "SQLQueryStatus" and marker in last_sql:
-            seconds += float(event["data"]["elapsed"])
+    """The database time dbt logged for the statements whose SQL contains `marker`."""
+    seconds = sum(elapsed for elapsed, sql in statements(dbt_json_log) if marker in sql)
     if not seconds and required:
         raise RuntimeError(f"dbt logged no statement containing {marker!r}")
     return seconds
