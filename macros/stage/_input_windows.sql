@@ -81,11 +81,9 @@
   {% set spans = [] %}
   {% for value in partitions %}
     {% set day = modules.datetime.date.fromisoformat(value | string) %}
-    {% set span = {'start': (day - modules.datetime.timedelta(days=before)).isoformat(),
-                   'end': (day + modules.datetime.timedelta(days=1 + after)).isoformat()} %}
+    {% set span = dbt_backfill._day_span(day, before, after) %}
     {% do result.partitions.update({value: span}) %}
-    {% do result.checked.update({value: {'start': (day - modules.datetime.timedelta(days=checked_before)).isoformat(),
-                                         'end': (day + modules.datetime.timedelta(days=1 + checked_after)).isoformat()}}) %}
+    {% do result.checked.update({value: dbt_backfill._day_span(day, checked_before, checked_after)}) %}
     {% do spans.append([span.start, span.end]) %}
   {% endfor %}
   {# the union of the partitions' windows, as few spans as it takes: what the pin reads #}
@@ -105,6 +103,12 @@
   {% endfor %}
   {% do result.update({'mode': 'windowed'}) %}
   {{ return(result) }}
+{% endmacro %}
+
+{# The days a partition's inputs are read for: [day - before, day + 1 + after), as ISO dates. #}
+{% macro _day_span(day, before, after) %}
+  {{ return({'start': (day - modules.datetime.timedelta(days=before)).isoformat(),
+             'end': (day + modules.datetime.timedelta(days=1 + after)).isoformat()}) }}
 {% endmacro %}
 
 {# `event_time` within any of `windows` ([start, end) days). The bounds are literals of the event_time column's kind:
