@@ -193,9 +193,15 @@ class Bench:
         started = time.perf_counter()
         self.run(["dbt-backfill", "approve", str(packet), "--by", "bench", "--despite", "measured by the bench"])
         seconds["approve_s"] = time.perf_counter() - started
+        log_start = log.stat().st_size
         started = time.perf_counter()
         self.command("dbt-backfill", "apply", str(packet), "--vars", variables)
         seconds["apply_s"] = time.perf_counter() - started
+        with log.open(encoding="utf-8") as text:
+            text.seek(log_start)
+            apply_log = text.read()
+        seconds["apply_sql_s"] = sum(elapsed for elapsed, _ in statements(apply_log))
+        seconds["apply_slowest"] = slowest(apply_log)
         seconds["total_s"] = seconds["plan_s"] + seconds["approve_s"] + seconds["apply_s"]
         return seconds
 
@@ -504,6 +510,8 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
                              "import of dbt leaves both sides of every ratio)")
     parser.add_argument("--only", default=",".join(MEASURES), help="comma-separated measures, e.g. P1,P4")
     parser.add_argument("--json", type=Path, default=None, help="also write the results as JSON here")
+    parser.add_argument("--keep-log", type=Path, default=None,
+                        help="copy dbt's JSON log of the run here (every statement and its time: the profile)")
     args = parser.parse_args(argv)
     args.chosen = [m.strip().upper() for m in args.only.split(",") if m.strip()]
     unknown = [m for m in args.chosen if m not in MEASURES]
@@ -541,6 +549,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  target {'met' if result.met else 'MISSED'}", flush=True)
         finally:
             bench.close()
+            if args.keep_log and (bench.dir / "logs" / "dbt.log").exists():
+                shutil.copy(bench.dir / "logs" / "dbt.log", args.keep_log)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
         if cluster:

@@ -402,3 +402,39 @@ def test_the_pure_dbt_plan_refuses_a_malformed_input_window(trips):
             "inputs' event_time may lie for the partition's rows, each a whole number >= 0, not "
             '{"afetr": 30}. Nothing was changed.') in result.output, result.output
     assert trips.rows("analytics.fct_trips_variant") == before
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_an_approved_packet_is_not_applied_after_a_later_plan_found_its_window_too_narrow(trips):
+    """A packet of 2026-03-02 relies on a proof of 2026-03-03 under {after: 8}; its widened check (17 days out)
+    passes, yet trip 1007's refund is 18 days out, so its rows lack it. A later plan that proves the window over the
+    whole history finds it too narrow — first on 2026-03-01 (the packet's proof no longer stands for its code), then
+    on 2026-03-02 itself. Apply, under the table's lock, reads those failures and publishes nothing."""
+    trips.publish_stale_target()
+    short = "{trip_events_event_time: updated_at, variant_input_window: {after: 8}}"
+    assert trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-03", "--vars", short).returncode == 0
+    trips.query("insert into raw.trip_events values (16, 1006, '2026-03-02', 1.00, 'corrected', "
+                "'2026-03-04 10:00:00+00')")
+    out = trips.dir / "backfills" / "relied.yml"
+    relied = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-02", "--vars", short, "--out", str(out))
+    assert relied.returncode == 0, relied.output
+    assert yaml.safe_load(out.read_text())["source"]["windows"]["proof"]["proven_by_this_plan"] is False
+    assert trips.approve(out).returncode == 0
+    before = trips.rows("analytics.fct_trips_variant")
+
+    refused(trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-01", "--vars", short,
+                           "--prove-window", "full"), "the input window does not hold for partition(s) 2026-03-01 (")
+    other_day = trips.backfill("apply", str(out), "--vars", short)
+    refused(other_day, "the input window of partition(s) 2026-03-01 was found too narrow since this packet was planned "
+                       "(run ")
+    assert ("): the proof over the whole history it relied on no longer stands for its code. Nothing was replaced; the "
+            "target is unchanged. Plan again (the next plan proves the windows over the whole history): "
+            "`dbt-backfill plan fct_trips_variant --partitions 2026-03-02`.") in other_day.stderr, other_day.stderr
+    assert trips.rows("analytics.fct_trips_variant") == before
+
+    refused(trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-02", "--vars", short,
+                           "--prove-window", "full"), "the input window does not hold for partition(s) 2026-03-02 (")
+    own_day = trips.backfill("apply", str(out), "--vars", short)
+    refused(own_day, "the input window of partition(s) 2026-03-02 was found too narrow since this packet was planned (run ")
+    assert "): the rows it would publish were built through that window. Nothing was replaced;" in own_day.stderr
+    assert trips.rows("analytics.fct_trips_variant") == before

@@ -55,6 +55,8 @@
   {# the partitions' history, read under the table's lock: a later approval's repair is never overwritten #}
   {% set ledger = dbt_backfill._partition_ledger(target_relation, partitions | map(attribute='value') | list) %}
   {% do dbt_backfill._refuse_superseded(ledger, run_id, model, approval, partitions) %}
+  {# and what later plans recorded of the windows: rows built through a window found too narrow are not published #}
+  {% do dbt_backfill._refuse_window_failure(target_relation, run_id, model, source, partitions, ledger) %}
   {% set watermark_before = dbt_backfill.watermark_state(watermark, target_relation) if watermark else none %}
   {% if control %}
     {% set control_now = dbt_backfill._fingerprint_in_scope(target_relation, scope, control.value, true) %}
