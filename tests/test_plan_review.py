@@ -121,14 +121,14 @@ def test_a_cost_over_the_threshold_is_a_warning_and_asks_to_restructure(planned)
     assert planned.rows() == planned.published
 
 
-def test_the_change_summary_compares_bucket_digests_first_and_shows_old_and_new(planned):
+def test_the_change_summary_counts_changed_keys_and_shows_old_and_new(planned):
     changes = {p["value"]: p["changes"] for p in planned.seed["partitions"]}
     assert (changes["2026-03-01"]["added"], changes["2026-03-01"]["removed"], changes["2026-03-01"]["changed"]) == (0, 0, 1)
     [fix] = changes["2026-03-01"]["sample"]
     assert fix["key"] == "1003" and fix["columns"]["fare"] == {"old": "30.00", "new": "12.00"}
-    assert changes["2026-03-01"]["buckets"]["differing"] == 1  # one fixed trip: one bucket's rows were joined
     assert changes["2026-03-02"]["sample"][0]["columns"]["fare"] == {"old": "50.00", "new": "0.00"}
-    assert changes["2026-03-03"]["buckets"]["differing"] == 0 and changes["2026-03-03"]["sample"] == []
+    assert (changes["2026-03-03"]["changed"], changes["2026-03-03"]["sample"]) == (0, [])
+    assert "buckets" not in changes["2026-03-01"]
 
 
 def test_keys_added_and_removed_are_sampled(planned):

@@ -107,13 +107,13 @@
     {% do l.append('Input windows: none (' ~ windows.why ~ ').') %}
   {% endif %}
   {% do l.append('') %}
-  {% do l.append('| partition | rows now | rows after | added | removed | changed | builds a = b | buckets differing | est. rows read (builds) | est. bytes read | est. rows written (apply) |') %}
-  {% do l.append('|---|---|---|---|---|---|---|---|---|---|---|') %}
+  {% do l.append('| partition | rows now | rows after | added | removed | changed | builds a = b | est. rows read (builds) | est. bytes read | est. rows written (apply) |') %}
+  {% do l.append('|---|---|---|---|---|---|---|---|---|---|') %}
   {% for p in plan.partitions %}
     {% set c = plan.cost.partitions[loop.index0] %}
     {% do l.append('| ' ~ p.value ~ ' | ' ~ p.target_before.row_count ~ ' | ' ~ p.builds.a.row_count ~ ' | ' ~ p.changes.added ~ ' | '
         ~ p.changes.removed ~ ' | ' ~ p.changes.changed ~ ' | ' ~ ('yes' if p.builds_equal else '**no**') ~ ' | '
-        ~ p.changes.buckets.differing ~ ' of ' ~ p.changes.buckets.target ~ ' | ' ~ (c.build_read_rows if c.build_read_rows is not none else 'unknown')
+        ~ (c.build_read_rows if c.build_read_rows is not none else 'unknown')
         ~ ' | ' ~ dbt_backfill._human_bytes(c.build_read_bytes) ~ ' | ' ~ (c.apply_write_rows if c.apply_write_rows is not none else 'unknown') ~ ' |') %}
   {% endfor %}
   {% do l.append('') %}

@@ -63,7 +63,9 @@ class Changes:
     sample: tuple[Mapping[str, Any], ...] = ()  # changed rows: {key, columns: {column: {old, new}}}
     added_keys: tuple[str, ...] = ()  # a sample
     removed_keys: tuple[str, ...] = ()  # a sample
-    buckets: Mapping[str, int] = field(default_factory=dict)  # {target, stage, differing}
+    # {target, stage, differing}: written by plans before the change summary compared rows exactly (DECISIONS row
+    # 84); kept as read, so such a packet's SHA-256, and its approval, still hold
+    buckets: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "Changes":
@@ -72,9 +74,10 @@ class Changes:
                    removed_keys=tuple(data.get("removed_keys") or ()), buckets=dict(data.get("buckets") or {}))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"added": self.added, "removed": self.removed, "changed": self.changed,
-                "sample": [dict(s) for s in self.sample], "added_keys": list(self.added_keys),
-                "removed_keys": list(self.removed_keys), "buckets": dict(self.buckets)}
+        written = {"added": self.added, "removed": self.removed, "changed": self.changed,
+                   "sample": [dict(s) for s in self.sample], "added_keys": list(self.added_keys),
+                   "removed_keys": list(self.removed_keys)}
+        return {**written, "buckets": dict(self.buckets)} if self.buckets else written
 
 
 @dataclass(frozen=True)
