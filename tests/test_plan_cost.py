@@ -13,6 +13,7 @@ import pytest
 from backends import POSTGRES_ONLY
 from conftest import trips_on
 from project import BIN as BIN_DIR
+from test_tampering import refused
 
 trips = trips_on(POSTGRES_ONLY)
 
@@ -66,11 +67,12 @@ def bets(plan: dict) -> list[str]:
     return found
 
 
-def test_a_plan_over_a_freshly_published_unindexed_target_never_bets_on_a_nested_loop(trips):
+def publish_history(trips) -> None:
+    """The seed's target with twenty days of history before the seed's days, published whole as `dbt run` does: no
+    index, and no statistics (autovacuum kept off the table by a post-hook, in the publication's transaction: set
+    afterwards, autovacuum analyzed it first on a busy machine); then a late correction of a seventh of one day's
+    trips (2025-01-05)."""
     trips.publish_stale_target()
-    # twenty days of history before the seed's days, then published whole as `dbt run` does: no index, and no
-    # statistics (autovacuum kept off the table by a post-hook, in the publication's transaction: set afterwards,
-    # autovacuum analyzed it first on a busy machine)
     trips.query(f"insert into raw.trip_events select 100000 + g, 100000 + g, date '2025-01-01' + (g % {DAYS}), "
                 f"10 + g % 50, 'completed', timestamptz '2025-01-01 00:00:00+00' + (g % {DAYS}) * interval '1 day' "
                 f"from generate_series(1, {DAYS * ROWS_PER_DAY}) g")
@@ -80,9 +82,12 @@ def test_a_plan_over_a_freshly_published_unindexed_target_never_bets_on_a_nested
                           f"variant_post_hook: 'alter table {TARGET} set (autovacuum_enabled = false)'}}")
     assert published.returncode == 0, published.output
     assert trips.query(f"select reloptions from pg_class where oid = '{TARGET}'::regclass") == [(["autovacuum_enabled=false"],)]
-    # a late correction of a seventh of one day's trips
     trips.query("insert into raw.trip_events select event_id + 1000000, trip_id, trip_date, fare + 1, 'corrected', "
                 "updated_at + interval '30 days' from raw.trip_events where trip_date = '2025-01-05' and trip_id % 7 = 0")
+
+
+def test_a_plan_over_a_freshly_published_unindexed_target_never_bets_on_a_nested_loop(trips):
+    publish_history(trips)
     log = trips.dir / "logs" / "dbt.log"
     since = log.stat().st_size if log.exists() else 0
 
@@ -105,3 +110,43 @@ def test_a_plan_over_a_freshly_published_unindexed_target_never_bets_on_a_nested
         checked += 1
         assert not bets(plan[0]["Plan"]), (bets(plan[0]["Plan"]), sql)
     assert checked >= 5  # the fingerprints, commitments, change summary and key checks over the target
+
+
+def test_with_an_index_on_the_key_the_key_checks_probe_it_and_still_find_every_key_outside(trips):
+    """With the business key indexed (and analyzed), the plan's and apply's checks for keys the target holds
+    outside the partitions probe that index per key (_served_by_index: only when EXPLAIN shows the index serves):
+    a cost that grows with the repair, not with the history. They must still find a key written into another day,
+    and one written with no day, after the approval (apply), and before a plan."""
+    publish_history(trips)
+    trips.query(f"create index fct_trips_variant_trip_id on {TARGET} (trip_id)")
+    trips.query(f"analyze {TARGET}")
+    log = trips.dir / "logs" / "dbt.log"
+
+    def key_checks(since: int) -> list[str]:
+        return [sql for sql in statements_run(trips, since) if " as bf_also_in" in sql and "explain" not in sql[:300].lower()]
+
+    since = log.stat().st_size
+    path = trips.dir / "backfills" / "indexed.yml"
+    planned = trips.backfill("plan", "fct_trips_variant", "--partitions", "2025-01-05", "--out", str(path))
+    assert planned.returncode == 0, planned.output
+    [check] = key_checks(since)
+    assert "cross join lateral" in check, check
+    assert trips.approve(path).returncode == 0
+
+    # the live job writes two of the approved day's trips again: one into 2025-01-09, one with no day
+    [(first, second)] = trips.query(f"select min(trip_id), max(trip_id) from {TARGET} where trip_date = '2025-01-05'")
+    for key, day in ((first, "date '2025-01-09'"), (second, "null")):
+        trips.query(f"insert into {TARGET} select trip_id, {day}, fare, status, updated_at from {TARGET} "
+                    f"where trip_id = {key} and trip_date = '2025-01-05'")
+    before = trips.rows(TARGET)
+    since = log.stat().st_size
+    applied = trips.backfill("apply", str(path))
+    refused(applied, "writing partition 2025-01-05 would publish business key(s) the target now also holds outside the "
+                     f"approved partitions: {first} (also in 2025-01-09), {second} (also in a NULL partition).")
+    assert trips.rows(TARGET) == before
+    [check] = key_checks(since)
+    assert "cross join lateral" in check, check
+
+    again = trips.backfill("plan", "fct_trips_variant", "--partitions", "2025-01-05")
+    refused(again, f"after the backfill these keys would be in two partitions (trip_id={first} in 2025-01-05 and in "
+                   f"2025-01-09; trip_id={second} in 2025-01-05 and in a NULL partition)")

@@ -27,6 +27,24 @@
     {% do same_key.append('{0}.' ~ adapter.quote(column.name) ~ ' = {1}.' ~ adapter.quote(column.name)) %}
   {% endfor %}
   {% set same_key = same_key | join(' and ') %}
+  {% set outside = dbt_backfill._outside_partitions(scope, values, 'o') %}
+  {% set also_in = 'min(cast(o.' ~ adapter.quote(scope.partition_column.name) ~ ' as ' ~ string_type ~ '))' %}
+  {# the target's rows outside the named partitions, by each stage key: probed through its key index when EXPLAIN
+     shows one serves (_served_by_index), else one hash join (count: a NULL partition value is a match too) #}
+  {% set probed %}
+      select distinct {{ grouped | join(', ') }}, s.bf_partition, o.bf_also_in
+      from stage_keys s cross join lateral (
+        select count(*) as bf_found, {{ also_in }} as bf_also_in
+        from {{ target_relation }} o where {{ same_key.format('s', 'o') }} and {{ outside }}
+      ) o
+      where o.bf_found > 0
+  {% endset %}
+  {% set joined %}
+      select {{ grouped | join(', ') }}, s.bf_partition, {{ also_in }} as bf_also_in
+      from stage_keys s join {{ target_relation }} o on {{ same_key.format('s', 'o') }}
+      where {{ outside }}
+      group by {{ grouped | join(', ') }}, s.bf_partition
+  {% endset %}
   {% set query %}
     with stage_keys as (
       {% for stage in stages %}
@@ -36,11 +54,7 @@
       {% endfor %}
     ),
     collisions as (
-      select {{ grouped | join(', ') }}, s.bf_partition,
-             min(cast(o.{{ adapter.quote(scope.partition_column.name) }} as {{ string_type }})) as bf_also_in
-      from stage_keys s join {{ target_relation }} o on {{ same_key.format('s', 'o') }}
-      where {{ dbt_backfill._outside_partitions(scope, values, 'o') }}
-      group by {{ grouped | join(', ') }}, s.bf_partition
+      {{ '{outside}' }}
       {# one stage cannot hold a key twice across stages; its self-join read it twice more and, estimated at
          millions of rows, made the planner compile the statement (JIT, 0.2 s at 200,000 rows) #}
       {% if stages | length > 1 %}
@@ -53,6 +67,8 @@
     select {{ shown | join(" || '|' || ") }} as bf_key, c.bf_partition, c.bf_also_in
     from collisions c order by 1, 2 limit {{ sample_size | int }}
   {% endset %}
+  {% set query = query.replace('{outside}', probed if dbt_backfill._served_by_index(query.replace('{outside}', probed),
+                                                                                    target_relation) else joined) %}
   {% set found = [] %}
   {% for row in dbt_backfill._execute(query).rows %}
     {% do found.append({'key': row['bf_key'], 'partition': row['bf_partition'],
@@ -74,16 +90,30 @@
     {% do same_key.append('bf_outside.' ~ adapter.quote(column.name) ~ ' = bf_rows.' ~ adapter.quote(column.name)) %}
     {% do key_texts.append('cast(bf_rows.' ~ adapter.quote(column.name) ~ ' as ' ~ dbt.type_string() ~ ') as bf_key_' ~ loop.index) %}
   {% endfor %}
-  {% set query %}
-    select {{ key_texts | join(', ') }},
-           min(cast(bf_outside.{{ adapter.quote(scope.partition_column.name) }} as {{ dbt.type_string() }})) as bf_also_in
-    from {{ rows_relation }} as bf_rows
-    join {{ target_relation }} as bf_outside on {{ same_key | join(' and ') }}
-    where {{ dbt_backfill._outside_partitions(scope, values, 'bf_outside') }}
-    group by {% for column in scope.key_columns %}{{ loop.index }}{% if not loop.last %}, {% endif %}{% endfor %}
+  {% set also_in = 'min(cast(bf_outside.' ~ adapter.quote(scope.partition_column.name) ~ ' as ' ~ dbt.type_string() ~ '))' %}
+  {% set outside = dbt_backfill._outside_partitions(scope, values, 'bf_outside') %}
+  {% set group_by %}{% for column in scope.key_columns %}{{ loop.index }}{% if not loop.last %}, {% endif %}{% endfor %}{% endset %}
+  {# probed through the target's key index when EXPLAIN shows one serves, else one hash join (_served_by_index) #}
+  {% set probed %}
+    select distinct {{ key_texts | join(', ') }}, bf_outside.bf_also_in
+    from {{ rows_relation }} as bf_rows cross join lateral (
+      select count(*) as bf_found, {{ also_in }} as bf_also_in
+      from {{ target_relation }} as bf_outside where {{ same_key | join(' and ') }} and {{ outside }}
+    ) bf_outside
+    where bf_outside.bf_found > 0
     order by 1
     limit {{ sample_size | int }}
   {% endset %}
+  {% set joined %}
+    select {{ key_texts | join(', ') }}, {{ also_in }} as bf_also_in
+    from {{ rows_relation }} as bf_rows
+    join {{ target_relation }} as bf_outside on {{ same_key | join(' and ') }}
+    where {{ outside }}
+    group by {{ group_by }}
+    order by 1
+    limit {{ sample_size | int }}
+  {% endset %}
+  {% set query = probed if dbt_backfill._served_by_index(probed, target_relation) else joined %}
   {% set found = [] %}
   {% for row in dbt_backfill._execute(query).rows %}
     {% set key = [] %}
