@@ -114,8 +114,8 @@ def test_a_plan_over_a_freshly_published_unindexed_target_never_bets_on_a_nested
 
 def test_with_an_index_on_the_key_the_key_checks_probe_it_and_still_find_every_key_outside(trips):
     """With the business key indexed (and analyzed), the plan's and apply's checks for keys the target holds
-    outside the partitions probe that index per key (_served_by_index: only when EXPLAIN shows the index serves):
-    a cost that grows with the repair, not with the history. They must still find a key written into another day,
+    outside the partitions probe that index per key (_probe_or_join: the keys are at most a tenth of the target's
+    rows, and EXPLAIN shows the index serves): a cost that grows with the repair, not with the history. They must still find a key written into another day,
     and one written with no day, after the approval (apply), and before a plan."""
     publish_history(trips)
     trips.query(f"create index fct_trips_variant_trip_id on {TARGET} (trip_id)")

@@ -30,7 +30,8 @@
   {% set outside = dbt_backfill._outside_partitions(scope, values, 'o') %}
   {% set also_in = 'min(cast(o.' ~ adapter.quote(scope.partition_column.name) ~ ' as ' ~ string_type ~ '))' %}
   {# the target's rows outside the named partitions, by each stage key: probed through its key index when EXPLAIN
-     shows one serves (_served_by_index), else one hash join (count: a NULL partition value is a match too) #}
+     shows one serves and the planner costs it lower, else one hash join (_probe_or_join; count: a NULL partition
+     value is a match too) #}
   {% set probed %}
       select distinct {{ grouped | join(', ') }}, s.bf_partition, o.bf_also_in
       from stage_keys s cross join lateral (
@@ -67,8 +68,8 @@
     select {{ shown | join(" || '|' || ") }} as bf_key, c.bf_partition, c.bf_also_in
     from collisions c order by 1, 2 limit {{ sample_size | int }}
   {% endset %}
-  {% set query = query.replace('{outside}', probed if dbt_backfill._served_by_index(query.replace('{outside}', probed),
-                                                                                    target_relation) else joined) %}
+  {% set query = dbt_backfill._probe_or_join(query.replace('{outside}', probed), query.replace('{outside}', joined),
+                                             target_relation, stages | sum(attribute='rows')) %}
   {% set found = [] %}
   {% for row in dbt_backfill._execute(query).rows %}
     {% do found.append({'key': row['bf_key'], 'partition': row['bf_partition'],
@@ -83,7 +84,7 @@
   the plan's check again, on the target as it is when it is written (the live job may have written a key since the
   plan). Returns up to `sample_size` {key, also_in}. Columns compared as they are, so an index on the key serves.
 #}
-{% macro _keys_also_outside(rows_relation, target_relation, scope, values, sample_size=5) %}
+{% macro _keys_also_outside(rows_relation, target_relation, scope, values, keys, sample_size=5) %}
   {% set same_key = [] %}
   {% set key_texts = [] %}
   {% for column in scope.key_columns %}
@@ -93,7 +94,8 @@
   {% set also_in = 'min(cast(bf_outside.' ~ adapter.quote(scope.partition_column.name) ~ ' as ' ~ dbt.type_string() ~ '))' %}
   {% set outside = dbt_backfill._outside_partitions(scope, values, 'bf_outside') %}
   {% set group_by %}{% for column in scope.key_columns %}{{ loop.index }}{% if not loop.last %}, {% endif %}{% endfor %}{% endset %}
-  {# probed through the target's key index when EXPLAIN shows one serves, else one hash join (_served_by_index) #}
+  {# probed through the target's key index when EXPLAIN shows one serves and costs it lower, else one hash join
+     (_probe_or_join) #}
   {% set probed %}
     select distinct {{ key_texts | join(', ') }}, bf_outside.bf_also_in
     from {{ rows_relation }} as bf_rows cross join lateral (
@@ -113,7 +115,7 @@
     order by 1
     limit {{ sample_size | int }}
   {% endset %}
-  {% set query = probed if dbt_backfill._served_by_index(probed, target_relation) else joined %}
+  {% set query = dbt_backfill._probe_or_join(probed, joined, target_relation, keys) %}
   {% set found = [] %}
   {% for row in dbt_backfill._execute(query).rows %}
     {% set key = [] %}

@@ -184,8 +184,8 @@
   {% set planned = [] %}
   {% set stages = [] %}
   {% for plan in partition_plans %}
-    {% do stages.append({'value': plan.value, 'relation': plan.relations.a}) %}
     {% set build_a = dbt_backfill._fingerprint_in_scope(plan.relations.a, scope, count_duplicate_keys=true) %}
+    {% do stages.append({'value': plan.value, 'relation': plan.relations.a, 'rows': build_a.row_count | int}) %}
     {# b's duplicate keys are not counted: equal fingerprints mean equal rows, hence equal keys, and unequal builds
        are refused whatever their keys (one grouping by key per partition fewer: docs/DECISIONS.md) #}
     {% set build_b = dbt_backfill._fingerprint_in_scope(plan.relations.b, scope) %}

@@ -62,7 +62,7 @@
     {% endif %}
   {% endif %}
   {% if keys_outside is not none %}
-    {% set twice = dbt_backfill._keys_also_outside(rows.relation, target_relation, scope, keys_outside) %}
+    {% set twice = dbt_backfill._keys_also_outside(rows.relation, target_relation, scope, keys_outside, expected.row_count) %}
     {% if twice %}
       {% set described = [] %}
       {% for found in twice %}{% do described.append(found.key ~ ' (also in ' ~ found.also_in ~ ')') %}{% endfor %}
