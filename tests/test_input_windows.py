@@ -408,8 +408,9 @@ def test_the_pure_dbt_plan_refuses_a_malformed_input_window(trips):
 def test_an_approved_packet_is_not_applied_after_a_later_plan_found_its_window_too_narrow(trips):
     """A packet of 2026-03-02 relies on a proof of 2026-03-03 under {after: 8}; its widened check (17 days out)
     passes, yet trip 1007's refund is 18 days out, so its rows lack it. A later plan that proves the window over the
-    whole history finds it too narrow — first on 2026-03-01 (the packet's proof no longer stands for its code), then
-    on 2026-03-02 itself. Apply, under the table's lock, reads those failures and publishes nothing."""
+    whole history finds it too narrow — first on 2026-03-01 (the packet's proof no longer stands for its code, even
+    after other code failed there too), then on 2026-03-02 itself. Apply, under the table's lock, reads those
+    failures and publishes nothing."""
     trips.publish_stale_target()
     short = "{trip_events_event_time: updated_at, variant_input_window: {after: 8}}"
     assert trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-03", "--vars", short).returncode == 0
@@ -423,6 +424,10 @@ def test_an_approved_packet_is_not_applied_after_a_later_plan_found_its_window_t
     before = trips.rows("analytics.fct_trips_variant")
 
     refused(trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-01", "--vars", short,
+                           "--prove-window", "full"), "the input window does not hold for partition(s) 2026-03-01 (")
+    # a helper's attack: other code failing there later relabelled the packet's own code's failure, and apply published
+    same_rows = "{trip_events_event_time: updated_at, variant_input_window: {after: 8}, status_expr: '(status)'}"
+    refused(trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-01", "--vars", same_rows,
                            "--prove-window", "full"), "the input window does not hold for partition(s) 2026-03-01 (")
     other_day = trips.backfill("apply", str(out), "--vars", short)
     refused(other_day, "the input window of partition(s) 2026-03-01 was found too narrow since this packet was planned "

@@ -150,3 +150,24 @@ def test_with_an_index_on_the_key_the_key_checks_probe_it_and_still_find_every_k
     again = trips.backfill("plan", "fct_trips_variant", "--partitions", "2025-01-05")
     refused(again, f"after the backfill these keys would be in two partitions (trip_id={first} in 2025-01-05 and in "
                    f"2025-01-09; trip_id={second} in 2025-01-05 and in a NULL partition)")
+
+
+@pytest.mark.parametrize("index, child", [("(trip_date, trip_id)", False), ("(trip_id)", True)],
+                         ids=["an index led by the date", "a child table without the index"])
+def test_the_key_checks_do_not_probe_where_each_probe_would_read_the_history(trips, index, child):
+    """A helper's attack on the probe: with an index led by the partition column, or a child table (read with the
+    target) that lacks the key's index, every probe read the whole history (1.4 s and 3.2 s for 2,000 keys,
+    against 7 and 12 ms joined). The checks join instead, and still find every key."""
+    publish_history(trips)
+    trips.query(f"create index fct_trips_variant_probe on {TARGET} {index}")
+    if child:
+        trips.query(f"create table analytics.fct_trips_variant_archive () inherits ({TARGET})")
+        trips.query("insert into analytics.fct_trips_variant_archive select 500000 + g, date '2024-01-01' + (g % 300), "
+                    "10, 'completed', now() from generate_series(1, 20000) g")
+        trips.query("analyze analytics.fct_trips_variant_archive")
+    trips.query(f"analyze {TARGET}")
+    since = (trips.dir / "logs" / "dbt.log").stat().st_size
+    planned = trips.backfill("plan", "fct_trips_variant", "--partitions", "2025-01-05")
+    assert planned.returncode == 0, planned.output
+    [check] = [sql for sql in statements_run(trips, since) if " as bf_also_in" in sql and "explain" not in sql[:300].lower()]
+    assert "cross join lateral" not in check, check

@@ -69,7 +69,7 @@
     from collisions c order by 1, 2 limit {{ sample_size | int }}
   {% endset %}
   {% set query = dbt_backfill._probe_or_join(query.replace('{outside}', probed), query.replace('{outside}', joined),
-                                             target_relation, stages | sum(attribute='rows')) %}
+                                             target_relation, stages | sum(attribute='rows'), scope.key_columns) %}
   {% set found = [] %}
   {% for row in dbt_backfill._execute(query).rows %}
     {% do found.append({'key': row['bf_key'], 'partition': row['bf_partition'],
@@ -115,7 +115,7 @@
     order by 1
     limit {{ sample_size | int }}
   {% endset %}
-  {% set query = dbt_backfill._probe_or_join(probed, joined, target_relation, keys) %}
+  {% set query = dbt_backfill._probe_or_join(probed, joined, target_relation, keys, scope.key_columns) %}
   {% set found = [] %}
   {% for row in dbt_backfill._execute(query).rows %}
     {% set key = [] %}

@@ -15,17 +15,12 @@
   {% if trail is none %}{{ return(none) }}{% endif %}
   {% set values = partitions | map(attribute='value') | map('string') | list %}
   {% set held = values | select('in', trail.outstanding.keys() | list) | list %}
-  {% set own_code = [] %}
-  {% if not proof.get('proven_by_this_plan') %}
-    {% for value, found in trail.outstanding.items() if not found.endswith('for earlier code') %}
-      {% do own_code.append(value) %}
-    {% endfor %}
-  {% endif %}
-  {% set failed = held or (own_code | sort) %}
+  {% set own_code = [] if proof.get('proven_by_this_plan') else trail.of_this_code.keys() | sort %}
+  {% set failed = held or own_code %}
   {% if failed %}
     {% do dbt_backfill._refuse('window_proof_failed',
         'the input window of partition(s) ' ~ dbt_backfill._few(failed) ~ ' was found too narrow since this packet was '
-        ~ 'planned (run ' ~ trail.outstanding[failed[0]] ~ '): ' ~ ('the rows it would publish were built through that window'
+        ~ 'planned (run ' ~ (trail.outstanding if held else trail.of_this_code)[failed[0]] ~ '): ' ~ ('the rows it would publish were built through that window'
         if held else 'the proof over the whole history it relied on no longer stands for its code') ~ '. Nothing was '
         ~ 'replaced; the target is unchanged. Plan again (the next plan proves the windows over the whole history): `'
         ~ dbt_backfill._plan_command(ledger, run_id, model, values | join(',')) ~ '`.',

@@ -98,7 +98,8 @@
   without); and the partitions a failure still holds: found too narrow, and not proven since for this code by a
   plan that read the inputs after the failure did. Every failure is read, and every row of this code: no number of
   later rows pushes one out. The plan (_window_proof_due) and apply (_refuse_window_failure) read it alike.
-  Returns {query, rows, outstanding: {partition: 'run, date[, for earlier code]'}}.
+  Returns {query, rows, outstanding: {partition: 'run, date[, for earlier code]'} (the latest failure of any code),
+  of_this_code: {partition: 'run, date'} (this code's own, kept whatever other code failed there since)}.
 #}
 {% macro _window_proof_trail(target_relation, binding_sha256) %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
@@ -120,16 +121,19 @@
   {% endfor %}
   {% set rows = rows | sort(attribute='order') %}
   {% set outstanding = {} %}
+  {% set of_this_code = {} %}
   {% for row in rows %}
     {% for value in row.partitions %}
       {% if not row.passed %}
         {% do outstanding.update({value | string: row.run_id ~ ', ' ~ row.read_at[:10] ~ ('' if row.this_code else ', for earlier code')}) %}
+        {% if row.this_code %}{% do of_this_code.update({value | string: row.run_id ~ ', ' ~ row.read_at[:10]}) %}{% endif %}
       {% elif row.this_code %}
         {% do outstanding.pop(value | string, none) %}
+        {% do of_this_code.pop(value | string, none) %}
       {% endif %}
     {% endfor %}
   {% endfor %}
-  {{ return({'query': query, 'rows': rows, 'outstanding': outstanding}) }}
+  {{ return({'query': query, 'rows': rows, 'outstanding': outstanding, 'of_this_code': of_this_code}) }}
 {% endmacro %}
 
 {# A `window_proven` row's detail as {binding, parts, partitions, read_at}, whatever the text holds (a row that is
