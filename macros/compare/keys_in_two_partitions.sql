@@ -29,9 +29,8 @@
   {% set same_key = same_key | join(' and ') %}
   {% set outside = dbt_backfill._outside_partitions(scope, values, 'o') %}
   {% set also_in = 'min(cast(o.' ~ adapter.quote(scope.partition_column.name) ~ ' as ' ~ string_type ~ '))' %}
-  {# the target's rows outside the named partitions, by each stage key: probed through its key index when EXPLAIN
-     shows one serves and the planner costs it lower, else one hash join (_probe_or_join; count: a NULL partition
-     value is a match too) #}
+  {# the target's rows outside the named partitions, by each stage key: probed through its key index where that is
+     bounded and cheaper, else one hash join (_probe_or_join; count: a NULL partition value is a match too) #}
   {% set probed %}
       select distinct {{ grouped | join(', ') }}, s.bf_partition, o.bf_also_in
       from stage_keys s cross join lateral (
@@ -46,7 +45,8 @@
       where {{ outside }}
       group by {{ grouped | join(', ') }}, s.bf_partition
   {% endset %}
-  {% set query %}
+  {# the statement is this head, one of the two above, then the tail #}
+  {% set head %}
     with stage_keys as (
       {% for stage in stages %}
       select {{ keys | join(', ') }}, cast({{ dbt_backfill._sql_literal(stage.value) }} as {{ string_type }}) as bf_partition
@@ -55,7 +55,8 @@
       {% endfor %}
     ),
     collisions as (
-      {{ '{outside}' }}
+  {% endset %}
+  {% set tail %}
       {# one stage cannot hold a key twice across stages; its self-join read it twice more and, estimated at
          millions of rows, made the planner compile the statement (JIT, 0.2 s at 200,000 rows) #}
       {% if stages | length > 1 %}
@@ -68,8 +69,8 @@
     select {{ shown | join(" || '|' || ") }} as bf_key, c.bf_partition, c.bf_also_in
     from collisions c order by 1, 2 limit {{ sample_size | int }}
   {% endset %}
-  {% set query = dbt_backfill._probe_or_join(query.replace('{outside}', probed), query.replace('{outside}', joined),
-                                             target_relation, stages | sum(attribute='rows'), scope.key_columns) %}
+  {% set query = dbt_backfill._probe_or_join(head ~ probed ~ tail, head ~ joined ~ tail, target_relation,
+                                             stages | sum(attribute='rows'), scope.key_columns) %}
   {% set found = [] %}
   {% for row in dbt_backfill._execute(query).rows %}
     {% do found.append({'key': row['bf_key'], 'partition': row['bf_partition'],
@@ -94,8 +95,7 @@
   {% set also_in = 'min(cast(bf_outside.' ~ adapter.quote(scope.partition_column.name) ~ ' as ' ~ dbt.type_string() ~ '))' %}
   {% set outside = dbt_backfill._outside_partitions(scope, values, 'bf_outside') %}
   {% set group_by %}{% for column in scope.key_columns %}{{ loop.index }}{% if not loop.last %}, {% endif %}{% endfor %}{% endset %}
-  {# probed through the target's key index when EXPLAIN shows one serves and costs it lower, else one hash join
-     (_probe_or_join) #}
+  {# probed through the target's key index where that is bounded and cheaper, else one hash join (_probe_or_join) #}
   {% set probed %}
     select distinct {{ key_texts | join(', ') }}, bf_outside.bf_also_in
     from {{ rows_relation }} as bf_rows cross join lateral (

@@ -20,8 +20,9 @@
   {% if failed %}
     {% do dbt_backfill._refuse('window_proof_failed',
         'the input window of partition(s) ' ~ dbt_backfill._few(failed) ~ ' was found too narrow since this packet was '
-        ~ 'planned (run ' ~ (trail.outstanding if held else trail.of_this_code)[failed[0]] ~ '): ' ~ ('the rows it would publish were built through that window'
-        if held else 'the proof over the whole history it relied on no longer stands for its code') ~ '. Nothing was '
+        ~ 'planned (run ' ~ (trail.outstanding if held else trail.of_this_code)[failed[0]] ~ '): '
+        ~ ('the rows it would publish were built through that window' if held
+           else 'the proof over the whole history it relied on no longer stands for its code') ~ '. Nothing was '
         ~ 'replaced; the target is unchanged. Plan again (the next plan proves the windows over the whole history): `'
         ~ dbt_backfill._plan_command(ledger, run_id, model, values | join(',')) ~ '`.',
         {'partitions': failed, 'binding': proof.binding}) %}
