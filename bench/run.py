@@ -21,6 +21,7 @@ the data with generate_series, and drives the real `dbt` and `dbt-backfill` comm
   P8  plan of 1 day, dedup, 1M rows             on the table as `dbt run` publishes it (no index, no statistics)
       vs the same plan with the partition and business-key indexes and ANALYZE
 """
+
 from __future__ import annotations
 
 import argparse
@@ -53,10 +54,26 @@ COLUMNS = "event_id, day, event_ts, customer, amount, status, updated_at"
 FIRST_DAY = "2026-01-01"
 
 SIZES = {
-    "quick": {"p1_rows": 20_000, "p2_rows": 2_000, "p3_rows": 5_000, "p5_rows": (5_000, 50_000), "p6_rows": 1_000,
-              "p7_rows": 2_000, "p8_rows": 5_000, "repeat": 1},
-    "full": {"p1_rows": 10_000_000, "p2_rows": 100_000, "p3_rows": 1_000_000, "p5_rows": (1_000_000, 10_000_000),
-             "p6_rows": 100_000, "p7_rows": 200_000, "p8_rows": 100_000, "repeat": 2},
+    "quick": {
+        "p1_rows": 20_000,
+        "p2_rows": 2_000,
+        "p3_rows": 5_000,
+        "p5_rows": (5_000, 50_000),
+        "p6_rows": 1_000,
+        "p7_rows": 2_000,
+        "p8_rows": 5_000,
+        "repeat": 1,
+    },
+    "full": {
+        "p1_rows": 10_000_000,
+        "p2_rows": 100_000,
+        "p3_rows": 1_000_000,
+        "p5_rows": (1_000_000, 10_000_000),
+        "p6_rows": 100_000,
+        "p7_rows": 200_000,
+        "p8_rows": 100_000,
+        "repeat": 2,
+    },
 }
 
 
@@ -88,10 +105,27 @@ class Bench:
         self.dir = workdir / "project"
         shutil.copytree(REPO / "bench" / "project", self.dir)
         (self.dir / "packages.yml").write_text(yaml.safe_dump({"packages": [{"local": str(REPO)}]}))
-        (self.dir / "profiles.yml").write_text(yaml.safe_dump({"dbt_backfill_bench": {"target": "pg", "outputs": {"pg": {
-            "type": "postgres", "host": server.host, "port": server.port, "user": server.user,
-            "password": "{{ env_var('" + PASSWORD_VARIABLE + "') }}", "dbname": self.database, "schema": "analytics",
-            "threads": 1}}}}))
+        (self.dir / "profiles.yml").write_text(
+            yaml.safe_dump(
+                {
+                    "dbt_backfill_bench": {
+                        "target": "pg",
+                        "outputs": {
+                            "pg": {
+                                "type": "postgres",
+                                "host": server.host,
+                                "port": server.port,
+                                "user": server.user,
+                                "password": "{{ env_var('" + PASSWORD_VARIABLE + "') }}",
+                                "dbname": self.database,
+                                "schema": "analytics",
+                                "threads": 1,
+                            }
+                        },
+                    }
+                }
+            )
+        )
         self.env = {**os.environ, PASSWORD_VARIABLE: server.password, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
         self.env.pop("DBT_PROFILES_DIR", None)
         self.command("dbt", "deps")
@@ -110,7 +144,9 @@ class Bench:
         else:
             completed = subprocess.run([script, *args], cwd=cwd, env=self.env, capture_output=True, text=True)
         if completed.returncode != 0:
-            raise RuntimeError(f"{' '.join(command[:2])} failed:\n{completed.stdout[-3000:]}\n{completed.stderr[-2000:]}")
+            raise RuntimeError(
+                f"{' '.join(command[:2])} failed:\n{completed.stdout[-3000:]}\n{completed.stderr[-2000:]}"
+            )
         return completed
 
     def sql(self, statement: str) -> list[tuple]:
@@ -157,8 +193,17 @@ class Bench:
         """Correct the source on `days`, then plan, approve and apply them; returns the apply's seconds."""
         self.sql(correct)
         packet = self.dir / "backfills" / f"{uuid.uuid4().hex[:8]}.yml"
-        self.command("dbt-backfill", "plan", "events_fact", "--partitions", ",".join(days), "--vars", variables,
-                     "--out", str(packet))
+        self.command(
+            "dbt-backfill",
+            "plan",
+            "events_fact",
+            "--partitions",
+            ",".join(days),
+            "--vars",
+            variables,
+            "--out",
+            str(packet),
+        )
         self.run(["dbt-backfill", "approve", str(packet), "--by", "bench", "--despite", "measured by the bench"])
         started = time.perf_counter()
         self.command("dbt-backfill", "apply", str(packet), "--vars", variables)
@@ -167,9 +212,11 @@ class Bench:
     def correct_versions(self, table: str, on_day: str, every: int = 100) -> None:
         """A late correction: a newer version of every `every`th event of `on_day` (same event_ts, later
         updated_at)."""
-        self.sql(f"insert into bench_raw.{table} select event_id, day, event_ts, customer, amount + 1, 'corrected', "
-                 f"updated_at + interval '365 days' from bench_raw.{table} "
-                 f"where day = '{on_day}' and event_id % {every} = 0")
+        self.sql(
+            f"insert into bench_raw.{table} select event_id, day, event_ts, customer, amount + 1, 'corrected', "
+            f"updated_at + interval '365 days' from bench_raw.{table} "
+            f"where day = '{on_day}' and event_id % {every} = 0"
+        )
         self.sql(f"analyze bench_raw.{table}")
 
     def cycle(self, model: str, days: list[str], variables: str) -> dict[str, float]:
@@ -179,8 +226,9 @@ class Bench:
         log = self.dir / "logs" / "dbt.log"
         log_start = log.stat().st_size if log.exists() else 0
         started = time.perf_counter()
-        self.command("dbt-backfill", "plan", model, "--partitions", ",".join(days), "--vars", variables,
-                     "--out", str(packet))
+        self.command(
+            "dbt-backfill", "plan", model, "--partitions", ",".join(days), "--vars", variables, "--out", str(packet)
+        )
         seconds["plan_s"] = time.perf_counter() - started
         with log.open(encoding="utf-8") as text:
             text.seek(log_start)
@@ -230,8 +278,10 @@ def statements(dbt_json_log: str) -> list[tuple[float, str]]:
 
 def slowest(dbt_json_log: str, shown: int = 6) -> str:
     """The slowest statements, each as its seconds and its first 90 characters after dbt's comment."""
-    return "; ".join(f"{elapsed:.2f}s {' '.join(sql.split('*/', 1)[-1].split())[:90]}"
-                     for elapsed, sql in sorted(statements(dbt_json_log), reverse=True)[:shown])
+    return "; ".join(
+        f"{elapsed:.2f}s {' '.join(sql.split('*/', 1)[-1].split())[:90]}"
+        for elapsed, sql in sorted(statements(dbt_json_log), reverse=True)[:shown]
+    )
 
 
 def query_seconds(dbt_json_log: str, marker: str, required: bool = True) -> float:
@@ -244,14 +294,20 @@ def query_seconds(dbt_json_log: str, marker: str, required: bool = True) -> floa
 
 # -- the measures --------------------------------------------------------------------------------------------
 
+
 def p1_fingerprint(bench: Bench, rows: int) -> Result:
     bench.events_table("p1_events", 1, rows)
     where = f"day = date '{FIRST_DAY}'"
-    copy_s = bench.best(lambda: bench.sql(f"copy (select {COLUMNS} from bench_raw.p1_events where {where}) to '/dev/null'"))
+    copy_s = bench.best(
+        lambda: bench.sql(f"copy (select {COLUMNS} from bench_raw.p1_events where {where}) to '/dev/null'")
+    )
     count_s = bench.best(lambda: bench.sql(f"select count(*) from bench_raw.p1_events where {where}"))
-    md5_s = bench.best(lambda: bench.sql(
-        f"select count(*), sum(('x' || substring(md5(concat({COLUMNS})), 18))::bit(60)::bigint) "
-        f"from bench_raw.p1_events where {where}"))
+    md5_s = bench.best(
+        lambda: bench.sql(
+            f"select count(*), sum(('x' || substring(md5(concat({COLUMNS})), 18))::bit(60)::bigint) "
+            f"from bench_raw.p1_events where {where}"
+        )
+    )
 
     def python_hash() -> None:
         digest = hashlib.sha256()
@@ -260,6 +316,7 @@ def p1_fingerprint(bench: Bench, rows: int) -> Result:
             cursor.execute(f"select {COLUMNS} from bench_raw.p1_events where {where}")
             for row in cursor:
                 digest.update(hashlib.sha256("|".join(map(str, row)).encode()).digest())
+
     bench.connection.autocommit = False
     python_s = bench.best(python_hash)
     bench.connection.rollback()
@@ -268,30 +325,65 @@ def p1_fingerprint(bench: Bench, rows: int) -> Result:
     def fingerprint() -> tuple[float, float]:
         """The fingerprint's and the commitment's own query times in the database, as dbt measured and logged them
         (dbt's start-up and parse are not their cost)."""
-        completed = bench.command("dbt", "--log-format", "json", "--log-level", "debug", "run-operation",
-                                  "dbt_backfill.fingerprint_partitions", "--args", json.dumps({
-                                      "target": {"database": bench.database, "schema": "bench_raw",
-                                                 "identifier": "p1_events"},
-                                      "partition_by": "day", "business_key": ["event_id"], "additive": ["amount"],
-                                      "material_columns": [c.strip() for c in COLUMNS.split(",")],
-                                      "partitions": [FIRST_DAY], "commitment": True}))
-        return query_seconds(completed.stdout, "as partition_digest"), query_seconds(completed.stdout, "as bf_commitment")
+        completed = bench.command(
+            "dbt",
+            "--log-format",
+            "json",
+            "--log-level",
+            "debug",
+            "run-operation",
+            "dbt_backfill.fingerprint_partitions",
+            "--args",
+            json.dumps(
+                {
+                    "target": {"database": bench.database, "schema": "bench_raw", "identifier": "p1_events"},
+                    "partition_by": "day",
+                    "business_key": ["event_id"],
+                    "additive": ["amount"],
+                    "material_columns": [c.strip() for c in COLUMNS.split(",")],
+                    "partitions": [FIRST_DAY],
+                    "commitment": True,
+                }
+            ),
+        )
+        return query_seconds(completed.stdout, "as partition_digest"), query_seconds(
+            completed.stdout, "as bf_commitment"
+        )
+
     timings = [fingerprint() for _ in range(bench.repeat)]
     fingerprint_s = min(t[0] for t in timings)
     commitment_s = min(t[1] for t in timings)
     # the plan's check of a build adds one grouping by key (fingerprint_relation's count_duplicate_keys)
-    duplicate_keys_s = bench.best(lambda: bench.sql(
-        f"select count(*) from (select 1 from bench_raw.p1_events where not (event_id is null) and ({where}) "
-        f"group by event_id having count(*) > 1) d"))
+    duplicate_keys_s = bench.best(
+        lambda: bench.sql(
+            f"select count(*) from (select 1 from bench_raw.p1_events where not (event_id is null) and ({where}) "
+            f"group by event_id having count(*) > 1) d"
+        )
+    )
     ratio = fingerprint_s / copy_s
-    return Result("P1 canonical fingerprint of one partition", {
-        "rows": rows, "fingerprint_s": fingerprint_s, "copy_floor_s": copy_s, "md5_sum_s": md5_s, "count_s": count_s,
-        "python_fetch_hash_s": python_s, "duplicate_key_check_s": duplicate_keys_s, "commitment_s": commitment_s},
-        {"fingerprint / COPY floor": ratio, "commitment / COPY floor": commitment_s / copy_s,
-         "md5-sum / COPY floor": md5_s / copy_s,
-         "duplicate-key check / COPY floor": duplicate_keys_s / copy_s,
-         "python fetch+hash / COPY floor": python_s / copy_s, "count / COPY floor": count_s / copy_s},
-        "<= 2x the COPY floor and faster than the md5-sum", ratio <= 2 and fingerprint_s < md5_s)
+    return Result(
+        "P1 canonical fingerprint of one partition",
+        {
+            "rows": rows,
+            "fingerprint_s": fingerprint_s,
+            "copy_floor_s": copy_s,
+            "md5_sum_s": md5_s,
+            "count_s": count_s,
+            "python_fetch_hash_s": python_s,
+            "duplicate_key_check_s": duplicate_keys_s,
+            "commitment_s": commitment_s,
+        },
+        {
+            "fingerprint / COPY floor": ratio,
+            "commitment / COPY floor": commitment_s / copy_s,
+            "md5-sum / COPY floor": md5_s / copy_s,
+            "duplicate-key check / COPY floor": duplicate_keys_s / copy_s,
+            "python fetch+hash / COPY floor": python_s / copy_s,
+            "count / COPY floor": count_s / copy_s,
+        },
+        "<= 2x the COPY floor and faster than the md5-sum",
+        ratio <= 2 and fingerprint_s < md5_s,
+    )
 
 
 def p2_apply_vs_table_size(bench: Bench, rows: int) -> Result:
@@ -300,12 +392,17 @@ def p2_apply_vs_table_size(bench: Bench, rows: int) -> Result:
         table = f"p2_events_{partitions}"
         bench.events_table(table, partitions, rows)
         variables = bench.publish(table, f"p2_fact_{partitions}")
-        seconds[partitions] = bench.backfill([day(5)], variables,
-                                             f"update bench_raw.{table} set amount = amount + 1 where day = '{day(5)}'")
+        seconds[partitions] = bench.backfill(
+            [day(5)], variables, f"update bench_raw.{table} set amount = amount + 1 where day = '{day(5)}'"
+        )
     ratio = seconds[100] / seconds[10]
-    return Result("P2 apply of one partition vs table size", {
-        "rows_per_partition": rows, "apply_10_partitions_s": seconds[10], "apply_100_partitions_s": seconds[100]},
-        {"100-partition / 10-partition": ratio}, "<= 1.3x", ratio <= 1.3)
+    return Result(
+        "P2 apply of one partition vs table size",
+        {"rows_per_partition": rows, "apply_10_partitions_s": seconds[10], "apply_100_partitions_s": seconds[100]},
+        {"100-partition / 10-partition": ratio},
+        "<= 1.3x",
+        ratio <= 1.3,
+    )
 
 
 def p3_against_microbatch(bench: Bench, rows: int) -> Result:
@@ -313,46 +410,85 @@ def p3_against_microbatch(bench: Bench, rows: int) -> Result:
     event of three days lands, and both repair those days, each reading only their days' events."""
     variables = _latest_published(bench, "p3_events", 10, rows)
     microbatch_vars = json.dumps({"events_table": "p3_events", "latest_microbatch_alias": "p3_latest_microbatch"})
-    bench.command("dbt", "run", "-s", "events_latest_microbatch", "--vars", microbatch_vars,
-                  "--event-time-start", day(0), "--event-time-end", day(10))
+    bench.command(
+        "dbt",
+        "run",
+        "-s",
+        "events_latest_microbatch",
+        "--vars",
+        microbatch_vars,
+        "--event-time-start",
+        day(0),
+        "--event-time-end",
+        day(10),
+    )
     days = [day(2), day(3), day(4)]
     for corrected in days:
         bench.correct_versions("p3_events", corrected, every=1)  # every row of the three days changes
-    microbatch_s = bench.best(lambda: bench.command(
-        "dbt", "run", "-s", "events_latest_microbatch", "--vars", microbatch_vars,
-        "--event-time-start", days[0], "--event-time-end", day(5)))
+    microbatch_s = bench.best(
+        lambda: bench.command(
+            "dbt",
+            "run",
+            "-s",
+            "events_latest_microbatch",
+            "--vars",
+            microbatch_vars,
+            "--event-time-start",
+            days[0],
+            "--event-time-end",
+            day(5),
+        )
+    )
     seconds = bench.cycle("events_latest", days, variables)
     # the baseline did the same repair: the three days hold the same rows in both tables
     day_list = ", ".join(f"'{d}'" for d in days)
-    ours, theirs = (bench.sql(f"select count(*), sum(amount), count(*) filter (where status = 'corrected') "
-                              f"from analytics.{table} where day in ({day_list})")
-                    for table in ("p3_events_latest", "p3_latest_microbatch"))
+    ours, theirs = (
+        bench.sql(
+            f"select count(*), sum(amount), count(*) filter (where status = 'corrected') "
+            f"from analytics.{table} where day in ({day_list})"
+        )
+        for table in ("p3_events_latest", "p3_latest_microbatch")
+    )
     if ours != theirs or ours[0][0] != ours[0][2]:
         raise RuntimeError(f"P3: the repaired days differ: ours {ours}, microbatch's {theirs}")
     ratio = seconds["total_s"] / microbatch_s
-    return Result("P3 plan + approve + apply of 3 partitions of a dedup model vs dbt microbatch", {
-        "rows_per_partition": rows, **seconds, "microbatch_s": microbatch_s},
-        {"ours / microbatch": ratio,
-         "ours less the proof's whole build / microbatch": (seconds["total_s"] - seconds["plan_proof_whole_build_s"])
-                                                           / microbatch_s},
-        "<= 2.5x", ratio <= 2.5)
+    return Result(
+        "P3 plan + approve + apply of 3 partitions of a dedup model vs dbt microbatch",
+        {"rows_per_partition": rows, **seconds, "microbatch_s": microbatch_s},
+        {
+            "ours / microbatch": ratio,
+            "ours less the proof's whole build / microbatch": (seconds["total_s"] - seconds["plan_proof_whole_build_s"])
+            / microbatch_s,
+        },
+        "<= 2.5x",
+        ratio <= 2.5,
+    )
 
 
 def p4_seed_scenario(bench: Bench, workdir: Path) -> Result:
-    from project import ProjectFactory
     from dbt_backfill.demo import BACKFILL_DAYS
+    from project import ProjectFactory
+
     # every command a new process, as a user's: the suite's warm interpreter would take dbt's import off both sides
     # (only --warm, the harness test, lets it)
-    projects = ProjectFactory(workdir / "p4_projects", f"bench_{os.getpid()}", lambda adapter: {
-        "postgres_server": bench.server}, warm=bench.warm is not None)
+    projects = ProjectFactory(
+        workdir / "p4_projects",
+        f"bench_{os.getpid()}",
+        lambda adapter: {"postgres_server": bench.server},
+        warm=bench.warm is not None,
+    )
     trips = projects.new("postgres", workdir / "p4").publish_stale_target()  # the first of its slot: played for real
     try:
+
         def dbt_run() -> None:
             assert trips.dbt("run", "-s", "fct_trips").returncode == 0
+
         run_s = bench.best(dbt_run)
         # warm like the baseline's best run: one untimed plan leaves dbt-backfill's own partial-parse state
         # (target/dbt_backfill) as the first `dbt run` left the project's; a plan changes nothing
-        assert trips.plan("fct_trips", BACKFILL_DAYS, "--out", str(trips.dir / "backfills" / "warm.yml")).returncode == 0
+        assert (
+            trips.plan("fct_trips", BACKFILL_DAYS, "--out", str(trips.dir / "backfills" / "warm.yml")).returncode == 0
+        )
         started = time.perf_counter()
         packet = trips.dir / "backfills" / "p4.yml"
         assert trips.plan("fct_trips", BACKFILL_DAYS, "--out", str(packet)).returncode == 0
@@ -363,8 +499,13 @@ def p4_seed_scenario(bench: Bench, workdir: Path) -> Result:
         trips.close()
         projects.drop_saved_states("postgres")
     ratio = ours_s / run_s
-    return Result("P4 plan + approve + apply of the seed scenario vs one dbt run", {
-        "ours_s": ours_s, "dbt_run_s": run_s}, {"ours / dbt run": ratio}, "<= 2x", ratio <= 2)
+    return Result(
+        "P4 plan + approve + apply of the seed scenario vs one dbt run",
+        {"ours_s": ours_s, "dbt_run_s": run_s},
+        {"ours / dbt run": ratio},
+        "<= 2x",
+        ratio <= 2,
+    )
 
 
 def p5_memory(bench: Bench, sizes: tuple[int, int]) -> Result:
@@ -376,24 +517,46 @@ def p5_memory(bench: Bench, sizes: tuple[int, int]) -> Result:
         bench.sql(f"update bench_raw.{table} set amount = amount + 1 where day = '{day(1)}'")
         temp_before = bench.sql("select temp_bytes from pg_stat_database where datname = current_database()")[0][0]
         # the client's peak: the largest resident set of any process the plan started (the CLI, dbt)
-        probe = subprocess.run([sys.executable, "-c",
-                                "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True); "
-                                "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
-                                str(BIN / "dbt-backfill"), "plan", "events_fact", "--partitions", day(1), "--vars",
-                                variables, "--out", str(bench.dir / "backfills" / f"p5_{rows}.yml"),
-                                "--project-dir", str(bench.dir), "--profiles-dir", str(bench.dir)],
-                               env=bench.env, capture_output=True, text=True, cwd=bench.dir)
+        probe = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True); "
+                "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)",
+                str(BIN / "dbt-backfill"),
+                "plan",
+                "events_fact",
+                "--partitions",
+                day(1),
+                "--vars",
+                variables,
+                "--out",
+                str(bench.dir / "backfills" / f"p5_{rows}.yml"),
+                "--project-dir",
+                str(bench.dir),
+                "--profiles-dir",
+                str(bench.dir),
+            ],
+            env=bench.env,
+            capture_output=True,
+            text=True,
+            cwd=bench.dir,
+        )
         if probe.returncode != 0:
             raise RuntimeError(f"plan for P5 failed:\n{probe.stdout[-2000:]}\n{probe.stderr[-2000:]}")
         time.sleep(0.6)  # pg_stat_database is flushed by the backend at most every 500 ms
         temp_after = bench.sql("select temp_bytes from pg_stat_database where datname = current_database()")[0][0]
         figures[f"client_peak_rss_mb_{rows}"] = int(probe.stdout.strip().splitlines()[-1]) / 1024
-        figures[f"server_temp_spill_mb_{rows}"] = (temp_after - temp_before) / 2 ** 20
+        figures[f"server_temp_spill_mb_{rows}"] = (temp_after - temp_before) / 2**20
     small, large = sizes
     client_ratio = figures[f"client_peak_rss_mb_{large}"] / figures[f"client_peak_rss_mb_{small}"]
-    return Result("P5 peak memory of plan", figures, {f"client peak at {large} / at {small} rows": client_ratio},
-                  "bounded: no growth with partition size (the server's sorts stay within work_mem and spill)",
-                  client_ratio <= 1.2)
+    return Result(
+        "P5 peak memory of plan",
+        figures,
+        {f"client peak at {large} / at {small} rows": client_ratio},
+        "bounded: no growth with partition size (the server's sorts stay within work_mem and spill)",
+        client_ratio <= 1.2,
+    )
 
 
 def _latest_published(bench: Bench, table: str, days: int, rows: int) -> str:
@@ -408,8 +571,19 @@ def _latest_published(bench: Bench, table: str, days: int, rows: int) -> str:
 def _prove_windows(bench: Bench, variables: str, on_day: str) -> None:
     """An untimed plan that proves the windows over the whole history and records it (the day holds no change:
     nothing to approve), as a model's first plan does; the plans measured after it rely on that proof."""
-    bench.command("dbt-backfill", "plan", "events_latest", "--partitions", on_day, "--vars", variables,
-                  "--prove-window", "full", "--out", str(bench.dir / "backfills" / f"{uuid.uuid4().hex[:8]}.yml"))
+    bench.command(
+        "dbt-backfill",
+        "plan",
+        "events_latest",
+        "--partitions",
+        on_day,
+        "--vars",
+        variables,
+        "--prove-window",
+        "full",
+        "--out",
+        str(bench.dir / "backfills" / f"{uuid.uuid4().hex[:8]}.yml"),
+    )
 
 
 def p6_history(bench: Bench, rows: int) -> Result:
@@ -421,16 +595,24 @@ def p6_history(bench: Bench, rows: int) -> Result:
         bench.correct_versions(table, day(5))
         for step, seconds in bench.cycle("events_latest", [day(5)], variables).items():
             figures[f"{step.removesuffix('_s')}_{days}_days" + ("_s" if step.endswith("_s") else "")] = seconds
-    ratios = {"100 days / 10 days": figures["total_100_days_s"] / figures["total_10_days_s"],
-              "plan 100 days / 10 days": figures["plan_100_days_s"] / figures["plan_10_days_s"]}
-    return Result("P6 plan + approve + apply of one day of a dedup model vs its history, relying on a recorded proof",
-                  figures, ratios, "<= 1.2x", ratios["100 days / 10 days"] <= 1.2)
+    ratios = {
+        "100 days / 10 days": figures["total_100_days_s"] / figures["total_10_days_s"],
+        "plan 100 days / 10 days": figures["plan_100_days_s"] / figures["plan_10_days_s"],
+    }
+    return Result(
+        "P6 plan + approve + apply of one day of a dedup model vs its history, relying on a recorded proof",
+        figures,
+        ratios,
+        "<= 1.2x",
+        ratios["100 days / 10 days"] <= 1.2,
+    )
 
 
 def p7_against_full_rebuild(bench: Bench, rows: int) -> Result:
     variables = _latest_published(bench, "p7_events", 100, rows)
-    full_refresh_s = bench.best(lambda: bench.command("dbt", "run", "-s", "events_latest", "--full-refresh",
-                                                      "--vars", variables), 1)
+    full_refresh_s = bench.best(
+        lambda: bench.command("dbt", "run", "-s", "events_latest", "--full-refresh", "--vars", variables), 1
+    )
     bench.correct_versions("p7_events", day(50))
     figures: dict[str, Any] = {"rows_per_day": rows, "days": 100, "full_refresh_s": full_refresh_s}
     # the model's first plan proves the windows over the whole history; the next relies on that proof
@@ -439,10 +621,17 @@ def p7_against_full_rebuild(bench: Bench, rows: int) -> Result:
     bench.correct_versions("p7_events", day(60))
     figures.update(bench.cycle("events_latest", [day(60)], variables))
     ratio, first = figures["total_s"] / full_refresh_s, figures["first_total_s"] / full_refresh_s
-    return Result("P7 plan + approve + apply of one day vs dbt run --full-refresh of the whole model", figures,
-                  {"ours / full refresh": ratio, "the first plan's cycle (the whole-history proof) / full refresh": first,
-                   "the proof's whole build / full refresh": figures["first_plan_proof_whole_build_s"] / full_refresh_s},
-                  "<= 0.35x (the first plan's <= 0.6x)", ratio <= 0.35 and first <= 0.6)
+    return Result(
+        "P7 plan + approve + apply of one day vs dbt run --full-refresh of the whole model",
+        figures,
+        {
+            "ours / full refresh": ratio,
+            "the first plan's cycle (the whole-history proof) / full refresh": first,
+            "the proof's whole build / full refresh": figures["first_plan_proof_whole_build_s"] / full_refresh_s,
+        },
+        "<= 0.35x (the first plan's <= 0.6x)",
+        ratio <= 0.35 and first <= 0.6,
+    )
 
 
 def p8_fresh_unindexed(bench: Bench, rows: int) -> Result:
@@ -453,19 +642,37 @@ def p8_fresh_unindexed(bench: Bench, rows: int) -> Result:
     table = "analytics.p8_events_latest"
     variables = json.dumps({"events_table": "p8_events", "latest_alias": "p8_events_latest", "latest_indexes": []})
     # autovacuum kept off the table in the publication's own transaction (set afterwards, it can come too late)
-    bench.command("dbt", "run", "-s", "events_latest", "--vars",
-                  json.dumps({**json.loads(variables),
-                              "latest_post_hook": f"alter table {table} set (autovacuum_enabled = false)"}))
+    bench.command(
+        "dbt",
+        "run",
+        "-s",
+        "events_latest",
+        "--vars",
+        json.dumps(
+            {**json.loads(variables), "latest_post_hook": f"alter table {table} set (autovacuum_enabled = false)"}
+        ),
+    )
     bench.correct_versions("p8_events", day(5))
     _prove_windows(bench, variables, day(4))
 
     def plan() -> None:
-        bench.command("dbt-backfill", "plan", "events_latest", "--partitions", day(5), "--vars", variables,
-                      "--out", str(bench.dir / "backfills" / f"{uuid.uuid4().hex[:8]}.yml"))
+        bench.command(
+            "dbt-backfill",
+            "plan",
+            "events_latest",
+            "--partitions",
+            day(5),
+            "--vars",
+            variables,
+            "--out",
+            str(bench.dir / "backfills" / f"{uuid.uuid4().hex[:8]}.yml"),
+        )
 
     def as_published() -> tuple:
-        return bench.sql(f"select c.reltuples, (select count(*) from pg_index i where i.indrelid = c.oid) "
-                         f"from pg_class c where c.oid = '{table}'::regclass")[0]
+        return bench.sql(
+            f"select c.reltuples, (select count(*) from pg_index i where i.indrelid = c.oid) "
+            f"from pg_class c where c.oid = '{table}'::regclass"
+        )[0]
 
     fresh_s = bench.best(plan)
     if as_published() != (-1, 0):  # never analyzed, no index: what the measure is of
@@ -475,27 +682,37 @@ def p8_fresh_unindexed(bench: Bench, rows: int) -> Result:
     bench.sql(f"analyze {table}")
     indexed_s = bench.best(plan)
     ratio = fresh_s / indexed_s
-    return Result("P8 plan of one day on a freshly published, unindexed, unanalyzed 1M-row table vs indexed and analyzed",
-                  {"rows_per_day": rows, "days": 10, "fresh_unindexed_s": fresh_s, "indexed_analyzed_s": indexed_s},
-                  {"fresh unindexed / indexed and analyzed": ratio}, "<= 1.5x", ratio <= 1.5)
+    return Result(
+        "P8 plan of one day on a freshly published, unindexed, unanalyzed 1M-row table vs indexed and analyzed",
+        {"rows_per_day": rows, "days": 10, "fresh_unindexed_s": fresh_s, "indexed_analyzed_s": indexed_s},
+        {"fresh unindexed / indexed and analyzed": ratio},
+        "<= 1.5x",
+        ratio <= 1.5,
+    )
 
 
-MEASURES = {"P1": lambda b, s, w: p1_fingerprint(b, s["p1_rows"]),
-            "P2": lambda b, s, w: p2_apply_vs_table_size(b, s["p2_rows"]),
-            "P3": lambda b, s, w: p3_against_microbatch(b, s["p3_rows"]),
-            "P4": lambda b, s, w: p4_seed_scenario(b, w),
-            "P5": lambda b, s, w: p5_memory(b, s["p5_rows"]),
-            "P6": lambda b, s, w: p6_history(b, s["p6_rows"]),
-            "P7": lambda b, s, w: p7_against_full_rebuild(b, s["p7_rows"]),
-            "P8": lambda b, s, w: p8_fresh_unindexed(b, s["p8_rows"])}
+MEASURES = {
+    "P1": lambda b, s, w: p1_fingerprint(b, s["p1_rows"]),
+    "P2": lambda b, s, w: p2_apply_vs_table_size(b, s["p2_rows"]),
+    "P3": lambda b, s, w: p3_against_microbatch(b, s["p3_rows"]),
+    "P4": lambda b, s, w: p4_seed_scenario(b, w),
+    "P5": lambda b, s, w: p5_memory(b, s["p5_rows"]),
+    "P6": lambda b, s, w: p6_history(b, s["p6_rows"]),
+    "P7": lambda b, s, w: p7_against_full_rebuild(b, s["p7_rows"]),
+    "P8": lambda b, s, w: p8_fresh_unindexed(b, s["p8_rows"]),
+}
 
 
 def machine() -> str:
     cpus = os.cpu_count()
     memory = ""
     try:
-        kib = int(next(l for l in Path("/proc/meminfo").read_text().splitlines() if l.startswith("MemTotal")).split()[1])
-        memory = f", {kib / 2 ** 20:.1f} GiB RAM"
+        kib = int(
+            next(
+                line for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal")
+            ).split()[1]
+        )
+        memory = f", {kib / 2**20:.1f} GiB RAM"
     except (OSError, StopIteration, ValueError):
         pass
     return f"{platform.machine()}, {cpus} CPUs{memory}, {platform.system()} {platform.release()}"
@@ -505,13 +722,20 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
     """The command line, checked (the suite checks the commands docs/performance.md shows with it)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small sizes (CI): the harness runs, figures are noise")
-    parser.add_argument("--warm", action="store_true",
-                        help="fork commands from a warm interpreter (the suite's harness test: it runs, faster; the "
-                             "import of dbt leaves both sides of every ratio)")
+    parser.add_argument(
+        "--warm",
+        action="store_true",
+        help="fork commands from a warm interpreter (the suite's harness test: it runs, faster; the "
+        "import of dbt leaves both sides of every ratio)",
+    )
     parser.add_argument("--only", default=",".join(MEASURES), help="comma-separated measures, e.g. P1,P4")
     parser.add_argument("--json", type=Path, default=None, help="also write the results as JSON here")
-    parser.add_argument("--keep-log", type=Path, default=None,
-                        help="copy dbt's JSON log of the run here (every statement and its time: the profile)")
+    parser.add_argument(
+        "--keep-log",
+        type=Path,
+        default=None,
+        help="copy dbt's JSON log of the run here (every statement and its time: the profile)",
+    )
     args = parser.parse_args(argv)
     args.chosen = [m.strip().upper() for m in args.only.split(",") if m.strip()]
     unknown = [m for m in args.chosen if m not in MEASURES]
@@ -535,8 +759,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         bench = Bench(server, workdir, sizes["repeat"], warm=args.warm)
         postgres = bench.sql("show server_version")[0][0]
-        print(f"dbt-backfill benchmarks ({'quick' if args.quick else 'full'} sizes) on PostgreSQL {postgres}, "
-              f"{machine()}", flush=True)
+        print(
+            f"dbt-backfill benchmarks ({'quick' if args.quick else 'full'} sizes) on PostgreSQL {postgres}, "
+            f"{machine()}",
+            flush=True,
+        )
         try:
             for name in chosen:
                 result = MEASURES[name](bench, sizes, workdir)

@@ -1,5 +1,6 @@
 """The databases the suite runs on, behind one small interface: a dbt profile output, the environment the
 commands need, and plain SQL to look at the tables (psycopg2 / the duckdb module / PySpark, never our macros)."""
+
 from __future__ import annotations
 
 import re
@@ -8,10 +9,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from dbt_backfill.demo import load_trip_events
 from postgres_cluster import PostgresServer
 
-import pytest
 
 def _params(*names: str) -> list:
     return [pytest.param(name, marks=getattr(pytest.mark, name), id=name) for name in names]
@@ -31,8 +32,12 @@ class _StandardSqlBackend:
     """What PostgreSQL and DuckDB share: information_schema, CREATE TABLE ... VALUES and UPDATE."""
 
     def tables_in(self, schema: str) -> list[str]:
-        return [r[0] for r in self.query(
-            f"select table_name from information_schema.tables where table_schema = '{schema}' order by 1")]
+        return [
+            r[0]
+            for r in self.query(
+                f"select table_name from information_schema.tables where table_schema = '{schema}' order by 1"
+            )
+        ]
 
     def create_table(self, table: str, definition: str, values: str | None) -> None:
         self.query(f"create table {table} ({definition})")
@@ -46,6 +51,7 @@ class _StandardSqlBackend:
 class PostgresBackend(_StandardSqlBackend):
     """A database of its own on the suite's PostgreSQL. Its name is the project's slot (see project.py): the same
     name for every project of that slot, so the connection dbt hashes for partial parsing is the same too."""
+
     name = "postgres"
 
     def __init__(self, server: PostgresServer, database: str) -> None:
@@ -56,9 +62,16 @@ class PostgresBackend(_StandardSqlBackend):
         self.connection = server.connect(database)
 
     def profile_output(self) -> dict[str, Any]:
-        return {"type": "postgres", "host": self.server.host, "port": self.server.port, "user": self.server.user,
-                "password": "{{ env_var('" + PASSWORD_VARIABLE + "') }}", "dbname": self.database,
-                "schema": "analytics", "threads": 1}
+        return {
+            "type": "postgres",
+            "host": self.server.host,
+            "port": self.server.port,
+            "user": self.server.user,
+            "password": "{{ env_var('" + PASSWORD_VARIABLE + "') }}",
+            "dbname": self.database,
+            "schema": "analytics",
+            "threads": 1,
+        }
 
     def env(self, timezone: str | None = None) -> dict[str, str]:
         env = {PASSWORD_VARIABLE: self.server.password}
@@ -113,6 +126,7 @@ class DuckDBBackend(_StandardSqlBackend):
     projects do), so every project has the same connection for dbt's partial parsing. dbt and dbt-backfill run
     with the project's directory as their working directory. Only one process may open the file for writing, so
     every look opens and closes its own connection and never overlaps a dbt command."""
+
     name = "duckdb"
     FILE = "trips.duckdb"
 
@@ -120,14 +134,20 @@ class DuckDBBackend(_StandardSqlBackend):
         self.path = project_dir / self.FILE
 
     def profile_output(self) -> dict[str, Any]:
-        return {"type": "duckdb", "path": self.FILE, "schema": "analytics", "threads": 1,
-                "settings": {"TimeZone": "{{ env_var('" + TIMEZONE_VARIABLE + "', 'UTC') }}"}}
+        return {
+            "type": "duckdb",
+            "path": self.FILE,
+            "schema": "analytics",
+            "threads": 1,
+            "settings": {"TimeZone": "{{ env_var('" + TIMEZONE_VARIABLE + "', 'UTC') }}"},
+        }
 
     def env(self, timezone: str | None = None) -> dict[str, str]:
         return {TIMEZONE_VARIABLE: timezone} if timezone else {}
 
     def _connect(self):
         import duckdb
+
         return duckdb.connect(str(self.path))
 
     def query(self, sql: str) -> list[tuple]:
@@ -172,6 +192,7 @@ class SparkBackend:
     """The suite's Spark Connect server. Its metastore is shared by the whole pytest process, so a new project
     starts by dropping every database but `default` and the saved states (tests of one process run one at a
     time; each xdist worker that runs Spark tests has a server of its own)."""
+
     name = "spark"
     SAVED = "bf_saved_"  # prefix of the databases that keep saved states: bf_saved_<state>__<database>
 
@@ -215,12 +236,16 @@ class SparkBackend:
 
     def load_events(self, name: str) -> None:
         from dbt_backfill.demo import trip_events
-        values = ", ".join(f"({e}, {t}, date'{d}', {f}, '{s}', timestamp'{u}')"
-                           for e, t, d, f, s, u in trip_events(name))
+
+        values = ", ".join(
+            f"({e}, {t}, date'{d}', {f}, '{s}', timestamp'{u}')" for e, t, d, f, s, u in trip_events(name)
+        )
         with self.session() as spark:
             spark.sql("create database if not exists raw")
-            spark.sql("create table if not exists raw.trip_events (event_id int, trip_id int, trip_date date, "
-                      "fare decimal(10, 2), status string, updated_at timestamp) using parquet")
+            spark.sql(
+                "create table if not exists raw.trip_events (event_id int, trip_id int, trip_date date, "
+                "fare decimal(10, 2), status string, updated_at timestamp) using parquet"
+            )
             spark.sql(f"insert into raw.trip_events values {values}")
 
     # -- a saved state (published, planned), kept once and copied into later projects -------------------------
@@ -241,8 +266,10 @@ class SparkBackend:
                 for table in spark.catalog.listTables(database):
                     ddl = spark.sql(f"show create table `{database}`.`{table.name}`").collect()[0][0]
                     if table.tableType != "VIEW":
-                        spark.sql(f"create table `{saved}`.`{table.name}` using parquet as "
-                                  f"select * from `{database}`.`{table.name}`")
+                        spark.sql(
+                            f"create table `{saved}`.`{table.name}` using parquet as "
+                            f"select * from `{database}`.`{table.name}`"
+                        )
                     objects.append((database, table.name, self._managed(ddl), table.tableType == "VIEW"))
         return prefix, databases, sorted(objects, key=lambda o: o[3])
 
@@ -272,9 +299,15 @@ class SparkBackend:
 
     # PostgreSQL type names the tests write, in Spark's words. Spark's TIMESTAMP is an instant (timestamptz);
     # TIMESTAMP_NTZ is the naive kind; Spark has no uuid type (a string holds the text).
-    SPARK_TYPES = [(r"\btimestamp\b", "timestamp_ntz"), (r"\btimestamptz\b", "timestamp"),
-                   (r"\btext\b", "string"), (r"\bnumeric\b", "decimal"), (r"\buuid\b", "string"),
-                   (r"\bdouble precision\b", "double"), (r'"(\w+)"', r"`\1`")]
+    SPARK_TYPES = (
+        (r"\btimestamp\b", "timestamp_ntz"),
+        (r"\btimestamptz\b", "timestamp"),
+        (r"\btext\b", "string"),
+        (r"\bnumeric\b", "decimal"),
+        (r"\buuid\b", "string"),
+        (r"\bdouble precision\b", "double"),
+        (r'"(\w+)"', r"`\1`"),
+    )
 
     def create_table(self, table: str, definition: str, values: str | None) -> None:
         for pattern, replacement in self.SPARK_TYPES:
@@ -285,8 +318,10 @@ class SparkBackend:
                 values = values.replace("\\", "\\\\")  # a backslash in a Spark string literal is an escape
                 # cast each literal to its column's type (strings to timestamps and dates)
                 fields = spark.table(table).schema.fields
-                casts = ", ".join(f"cast(col{i + 1} as {field.dataType.simpleString()}) as `{field.name}`"
-                                  for i, field in enumerate(fields))
+                casts = ", ".join(
+                    f"cast(col{i + 1} as {field.dataType.simpleString()}) as `{field.name}`"
+                    for i, field in enumerate(fields)
+                )
                 spark.sql(f"insert into {table} select {casts} from values {values}")
 
     def tables_in(self, schema: str) -> list[str]:
@@ -297,13 +332,17 @@ class SparkBackend:
     def update(self, table: str, assignments: str, where: str) -> None:
         """Parquet tables take no UPDATE: rewrite the table from a copy with the change applied."""
         # split at the commas that start a new `column =`, not at those inside a function's arguments
-        changes = {name.strip(): value.strip() for name, value in
-                   (a.split("=", 1) for a in re.split(r",\s*(?=\w+\s*=[^=])", assignments))}
+        changes = {
+            name.strip(): value.strip()
+            for name, value in (a.split("=", 1) for a in re.split(r",\s*(?=\w+\s*=[^=])", assignments))
+        }
         copy = f"{table}__update_copy"
         with self.session() as spark:
             columns = [field.name for field in spark.table(table).schema.fields]
-            select = ", ".join(f"case when {where} then {changes[c]} else `{c}` end as `{c}`" if c in changes
-                               else f"`{c}`" for c in columns)
+            select = ", ".join(
+                f"case when {where} then {changes[c]} else `{c}` end as `{c}`" if c in changes else f"`{c}`"
+                for c in columns
+            )
             spark.sql(f"drop table if exists {copy}")
             spark.sql(f"create table {copy} using parquet as select {select} from {table}")
             spark.sql(f"insert overwrite table {table} select * from {copy}")

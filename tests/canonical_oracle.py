@@ -2,13 +2,15 @@
 canonical fingerprint" and its table of engine texts -- and from Python values, not from SQL. It shares no code
 with reference_fingerprint.py (which restates the algorithm over ready-made field texts): here each value is
 rendered by the documented rule for its type, so a test can check the SQL's rendering of every type against it."""
+
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
 import json
+from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable
 
 NULL_MARKER = "\\N"
 
@@ -70,7 +72,11 @@ def postgres_jsonb_text(value: Any) -> str:
     """jsonb's own text: object keys by length, then bytes, each once; `, ` and `: ` between items."""
     if isinstance(value, dict):
         keys = sorted(value, key=lambda k: (len(k.encode()), k.encode()))
-        return "{" + ", ".join(json.dumps(k, ensure_ascii=False) + ": " + postgres_jsonb_text(value[k]) for k in keys) + "}"
+        return (
+            "{"
+            + ", ".join(json.dumps(k, ensure_ascii=False) + ": " + postgres_jsonb_text(value[k]) for k in keys)
+            + "}"
+        )
     if isinstance(value, list):
         return "[" + ", ".join(postgres_jsonb_text(v) for v in value) + "]"
     return json.dumps(value, ensure_ascii=False)
@@ -79,6 +85,7 @@ def postgres_jsonb_text(value: Any) -> str:
 def postgres_array_text(values: Sequence[Any]) -> str:
     """A one-dimensional PostgreSQL array: `{a,"b c",NULL}`; an element is quoted (with `"` and `\\` escaped) when it
     is empty, spells NULL, or holds a brace, a comma, a quote, a backslash or white space."""
+
     def element(value: Any) -> str:
         if value is None:
             return "NULL"
@@ -86,6 +93,7 @@ def postgres_array_text(values: Sequence[Any]) -> str:
         if text == "" or text.upper() == "NULL" or any(c in text for c in '{},"\\ \t\n\r\v\f'):
             return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
         return text
+
     return "{" + ",".join(element(v) for v in values) + "}"
 
 
@@ -122,5 +130,5 @@ def fingerprint(digests: Sequence[str]) -> str:
     return hashlib.sha256(f"{len(digests)}:{total}".encode()).hexdigest()
 
 
-def optional(value: Optional[Any], render: Callable[[Any], str]) -> Optional[str]:
+def optional(value: Any | None, render: Callable[[Any], str]) -> str | None:
     return None if value is None else render(value)

@@ -6,10 +6,10 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from backends import ADAPTERS  # noqa: E402
-from postgres_cluster import ThrowawayCluster, server_from_environment  # noqa: E402
-from project import ProjectFactory  # noqa: E402
-from scheduling import group_for_xdist, order_for_xdist  # noqa: E402
+from backends import ADAPTERS
+from postgres_cluster import ThrowawayCluster, server_from_environment
+from project import ProjectFactory
+from scheduling import group_for_xdist, order_for_xdist
 
 
 @pytest.fixture(scope="session")
@@ -37,6 +37,7 @@ def spark_server():
     """A throwaway Spark Connect server, started on first use and stopped at the end: one per run, as every Spark
     test is in one xdist group (tests/scheduling.py)."""
     from spark_connect import ThrowawaySparkConnect
+
     spark = ThrowawaySparkConnect()
     try:
         yield spark.start()
@@ -72,12 +73,14 @@ def projects(request, tmp_path_factory):
 def trips_on(adapters):
     """The `trips` fixture over `adapters`: a module whose tests need what only some engines give (transactions,
     triggers, locks) binds `trips = trips_on(TRANSACTIONAL_ADAPTERS)`."""
+
     @pytest.fixture(params=adapters)
     def trips(request, projects, tmp_path):
         """The seed scenario on its own database, per adapter: a stale fct_trips, corrections waiting in the source."""
         project = projects.new(request.param, tmp_path).publish_stale_target()
         yield project
         project.close()
+
     return trips
 
 

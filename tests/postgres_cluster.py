@@ -4,6 +4,7 @@ Set DBT_BACKFILL_TEST_PG_HOST / _PORT / _USER / _PASSWORD to use an existing ser
 creates and drops its own databases there). As root, initdb and postgres run as the `postgres` user, because
 PostgreSQL refuses to run as root.
 """
+
 from __future__ import annotations
 
 import os
@@ -18,8 +19,15 @@ from pathlib import Path
 
 import psycopg2
 
-PG_BIN_CANDIDATES = [Path(p) for p in ("/usr/lib/postgresql/15/bin", "/usr/lib/postgresql/16/bin",
-                                       "/usr/lib/postgresql/17/bin", "/usr/local/pgsql/bin")]
+PG_BIN_CANDIDATES = [
+    Path(p)
+    for p in (
+        "/usr/lib/postgresql/15/bin",
+        "/usr/lib/postgresql/16/bin",
+        "/usr/lib/postgresql/17/bin",
+        "/usr/local/pgsql/bin",
+    )
+]
 
 
 @dataclass(frozen=True)
@@ -30,8 +38,9 @@ class PostgresServer:
     password: str = field(repr=False)  # a failing test's traceback shows the fixture: never its password
 
     def connect(self, dbname: str = "postgres", **options):
-        connection = psycopg2.connect(host=self.host, port=self.port, user=self.user, password=self.password,
-                                      dbname=dbname, **options)
+        connection = psycopg2.connect(
+            host=self.host, port=self.port, user=self.user, password=self.password, dbname=dbname, **options
+        )
         connection.autocommit = True
         return connection
 
@@ -59,8 +68,10 @@ def _pg_bin() -> Path:
     found = shutil.which("initdb")
     if found:
         return Path(found).parent
-    raise RuntimeError("PostgreSQL server binaries (initdb, pg_ctl) not found; install postgresql or set "
-                       "DBT_BACKFILL_TEST_PG_HOST to an existing server")
+    raise RuntimeError(
+        "PostgreSQL server binaries (initdb, pg_ctl) not found; install postgresql or set "
+        "DBT_BACKFILL_TEST_PG_HOST to an existing server"
+    )
 
 
 def _free_port() -> int:
@@ -90,13 +101,35 @@ class ThrowawayCluster:
         password_file.write_text(self.password + "\n")
         if self.as_user:
             shutil.chown(password_file, "postgres")
-        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth-local=trust",
-                  "--auth-host=scram-sha-256", f"--pwfile={password_file}", "-E", "UTF8", "--locale=C.UTF-8")
+        self._run(
+            str(self.bin / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "--auth-local=trust",
+            "--auth-host=scram-sha-256",
+            f"--pwfile={password_file}",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+        )
         password_file.unlink()
-        options = (f"-c port={self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.root} "
-                   "-c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=50")
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "server.log"), "-w",
-                  "-o", options, "start")
+        options = (
+            f"-c port={self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories={self.root} "
+            "-c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=50"
+        )
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.root / "server.log"),
+            "-w",
+            "-o",
+            options,
+            "start",
+        )
         self.options = options
         return PostgresServer(host="127.0.0.1", port=self.port, user="postgres", password=self.password)
 
@@ -116,6 +149,9 @@ def server_from_environment() -> PostgresServer | None:
     host = os.environ.get("DBT_BACKFILL_TEST_PG_HOST")
     if not host:
         return None
-    return PostgresServer(host=host, port=int(os.environ.get("DBT_BACKFILL_TEST_PG_PORT", "5432")),
-                          user=os.environ.get("DBT_BACKFILL_TEST_PG_USER", "postgres"),
-                          password=os.environ.get("DBT_BACKFILL_TEST_PG_PASSWORD", ""))
+    return PostgresServer(
+        host=host,
+        port=int(os.environ.get("DBT_BACKFILL_TEST_PG_PORT", "5432")),
+        user=os.environ.get("DBT_BACKFILL_TEST_PG_USER", "postgres"),
+        password=os.environ.get("DBT_BACKFILL_TEST_PG_PASSWORD", ""),
+    )

@@ -1,5 +1,6 @@
 """A throwaway copy of integration_tests/ on its own database (PostgreSQL or DuckDB), driven through the real
 `dbt` and `dbt-backfill` commands, with plain SQL through the backend to look at what they did."""
+
 from __future__ import annotations
 
 import json
@@ -13,10 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-
 from backends import make_backend
-from warm_interpreter import WarmInterpreter
 from dbt_backfill.demo import BACKFILL_DAYS as SEED_DAYS
+from warm_interpreter import WarmInterpreter
 
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -54,14 +54,21 @@ def _base_env() -> dict[str, str]:
 def prepare_template(root: Path) -> Path:
     """integration_tests/ and models_example/ side by side (the project's relative paths hold), the package
     installed once by `dbt deps` from this repository."""
-    shutil.copytree(REPO / "integration_tests", root / "integration_tests",
-                    ignore=shutil.ignore_patterns("target", "dbt_packages", "logs", "profiles.yml", "backfills"))
+    shutil.copytree(
+        REPO / "integration_tests",
+        root / "integration_tests",
+        ignore=shutil.ignore_patterns("target", "dbt_packages", "logs", "profiles.yml", "backfills"),
+    )
     shutil.copytree(REPO / "models_example", root / "models_example")
     project = root / "integration_tests"
     (project / "packages.yml").write_text(yaml.safe_dump({"packages": [{"local": str(REPO)}]}))
     (project / "profiles.yml").write_text("placeholder: {}\n")
-    completed = subprocess.run([str(BIN / "dbt"), "deps", "--project-dir", str(project), "--profiles-dir",
-                                str(project)], capture_output=True, text=True, env=_base_env())
+    completed = subprocess.run(
+        [str(BIN / "dbt"), "deps", "--project-dir", str(project), "--profiles-dir", str(project)],
+        capture_output=True,
+        text=True,
+        env=_base_env(),
+    )
     assert completed.returncode == 0, completed.stdout + completed.stderr
     return root
 
@@ -98,7 +105,7 @@ class ProjectFactory:
         cold = not warm or os.environ.get("DBT_BACKFILL_TEST_COLD") == "1"
         self.warm = None if cold else WarmInterpreter(root)
 
-    def new(self, adapter: str, workdir: Path) -> "TripsProject":
+    def new(self, adapter: str, workdir: Path) -> TripsProject:
         in_use = self._slots_in_use.setdefault(adapter, set())
         slot = min(set(range(len(in_use) + 1)) - in_use)
         in_use.add(slot)
@@ -119,7 +126,7 @@ class ProjectFactory:
     def slot_name(self, adapter: str, slot: int) -> str:
         return f"bf_{self.process}_{slot}"
 
-    def reach(self, project: "TripsProject", name: str, play) -> None:
+    def reach(self, project: TripsProject, name: str, play) -> None:
         """Bring `project` to the named state: by `play(project)` — the real commands — the first time for its slot,
         and afterwards by copying what that left (the database, target/ and backfills/). Only a project in a state
         the factory knows is restored; one a test has changed plays for real and keeps its own."""
@@ -144,7 +151,7 @@ class ProjectFactory:
                 self._saved[key] = (state, kept, project.backend)
         project.state = name
 
-    def release(self, project: "TripsProject") -> None:
+    def release(self, project: TripsProject) -> None:
         self._slots_in_use[project.adapter].discard(project.slot)
 
     def drop_saved_states(self, adapter: str) -> None:
@@ -170,14 +177,21 @@ class TripsProject:
         self.slot = slot
         shutil.copytree(factory.template, workdir / "work", symlinks=True)
         self.dir = workdir / "work" / "integration_tests"
-        self.backend = make_backend(adapter, factory.slot_name(adapter, slot), self.dir,
-                                    **factory.servers(adapter))
-        (self.dir / "profiles.yml").write_text(yaml.safe_dump({"dbt_backfill_integration_tests": {
-            "target": adapter, "outputs": {adapter: self.backend.profile_output()}}}))
+        self.backend = make_backend(adapter, factory.slot_name(adapter, slot), self.dir, **factory.servers(adapter))
+        (self.dir / "profiles.yml").write_text(
+            yaml.safe_dump(
+                {
+                    "dbt_backfill_integration_tests": {
+                        "target": adapter,
+                        "outputs": {adapter: self.backend.profile_output()},
+                    }
+                }
+            )
+        )
         self.env = {**_base_env(), **self.backend.env()}
         self.state: str | None = None  # a state the factory made (fresh, published, ...); None once a test acts
 
-    def publish_stale_target(self) -> "TripsProject":
+    def publish_stale_target(self) -> TripsProject:
         """The seed scenario's history, played for real once per slot and copied afterwards (see ProjectFactory)."""
         if self.state != "published":
             self.factory.reach(self, "published", TripsProject.play_publication)
@@ -186,10 +200,12 @@ class TripsProject:
     def planned_seed(self) -> Path:
         """The published seed scenario with its three days planned (no --out: the packet's own name), played for
         real once per slot and copied afterwards. Returns the packet's path."""
+
         def play(project: TripsProject) -> None:
             project.publish_stale_target()
             planned = project.plan("fct_trips", SEED_DAYS)
             assert planned.returncode == 0, planned.output
+
         self.factory.reach(self, "planned_seed", play)
         return self.packets()[-1]
 
@@ -204,13 +220,15 @@ class TripsProject:
         self.state = None
         if self.factory.warm and Path(args[0]).parent == BIN:
             return Command(*self.factory.warm.run(args[0], args[1:], self.dir, env or self.env))
-        completed = subprocess.run(args, capture_output=True, text=True, cwd=self.dir, env=env or self.env,
-                                   stdin=subprocess.DEVNULL)
+        completed = subprocess.run(
+            args, capture_output=True, text=True, cwd=self.dir, env=env or self.env, stdin=subprocess.DEVNULL
+        )
         return Command(completed.returncode, completed.stdout, completed.stderr)
 
     def dbt(self, *args: str, env: dict[str, str] | None = None) -> Command:
-        return self._run([str(BIN / "dbt"), *args, "--project-dir", str(self.dir), "--profiles-dir", str(self.dir)],
-                         env)
+        return self._run(
+            [str(BIN / "dbt"), *args, "--project-dir", str(self.dir), "--profiles-dir", str(self.dir)], env
+        )
 
     def backfill(self, command: str, *args: str, dbt_options: bool = True) -> Command:
         options = ["--project-dir", str(self.dir), "--profiles-dir", str(self.dir)] if dbt_options else []

@@ -1,4 +1,5 @@
 """How xdist (`-n 2 --dist loadgroup`, see the Makefile) shares the tests between its two workers."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,8 +21,11 @@ def group_for_xdist(items: list[pytest.Item]) -> None:
         if _runs_on_spark(item):
             group = SPARK_GROUP
         else:
-            shared = sorted(name for name, definitions in item._fixtureinfo.name2fixturedefs.items()
-                            if definitions[-1].scope == "module")
+            shared = sorted(
+                name
+                for name, definitions in item._fixtureinfo.name2fixturedefs.items()
+                if definitions[-1].scope == "module"
+            )
             if not shared:
                 continue
             params = item.callspec.params if hasattr(item, "callspec") else {}
@@ -45,7 +49,8 @@ def order_for_xdist(items: list[pytest.Item]) -> None:
         if group:
             sizes[group] = sizes.get(group, 0) + 1
     spark = [item for item in items if _group(item) == SPARK_GROUP]
-    grouped = sorted((item for item in items if _group(item) not in (None, SPARK_GROUP)),
-                     key=lambda item: -sizes[_group(item)])  # stable: a group's tests stay in pytest's order
+    grouped = sorted(
+        (item for item in items if _group(item) not in (None, SPARK_GROUP)), key=lambda item: -sizes[_group(item)]
+    )  # stable: a group's tests stay in pytest's order
     alone = [item for item in items if _group(item) is None]
     items[:] = spark + alone[:1] + grouped + alone[1:]

@@ -5,6 +5,7 @@ dbt-spark's `session` method asks PySpark for a session; with SPARK_REMOTE set, 
 session to this server instead of starting a JVM inside every dbt invocation (15 s each). The tests look at the
 tables through the same server with PySpark's Connect client.
 """
+
 from __future__ import annotations
 
 import os
@@ -42,6 +43,7 @@ class SparkServer:
         minutes."""
         from pyspark.sql import SparkSession
         from pyspark.sql.connect.client.retries import DefaultPolicy
+
         session = SparkSession.builder.remote(self.url).create()
         # PySpark retries a call to a server it cannot reach for at least ten minutes (its default policy), per call;
         # the suite's server is on this machine, so a few seconds tell that it is gone and the test fails, not hangs
@@ -52,33 +54,57 @@ class SparkServer:
 class ThrowawaySparkConnect:
     def __init__(self) -> None:
         import pyspark
+
         self.spark_home = Path(pyspark.__file__).parent
         self.dir = Path(tempfile.mkdtemp(prefix="dbt_backfill_spark_"))
         self.port = _free_port()
-        self.env = {**os.environ, "SPARK_HOME": str(self.spark_home), "SPARK_LOG_DIR": str(self.dir / "logs"),
-                    "SPARK_PID_DIR": str(self.dir), "SPARK_IDENT_STRING": f"dbt_backfill_{self.port}"}
+        self.env = {
+            **os.environ,
+            "SPARK_HOME": str(self.spark_home),
+            "SPARK_LOG_DIR": str(self.dir / "logs"),
+            "SPARK_PID_DIR": str(self.dir),
+            "SPARK_IDENT_STRING": f"dbt_backfill_{self.port}",
+        }
         self.server: SparkServer | None = None
 
     def start(self) -> SparkServer:
-        subprocess.run([str(self.spark_home / "sbin" / "start-connect-server.sh"),
-                        "--master", "local[2]",
-                        "--conf", f"spark.connect.grpc.binding.port={self.port}",
-                        "--conf", "spark.sql.catalogImplementation=hive",
-                        "--conf", f"spark.sql.warehouse.dir={self.dir / 'warehouse'}",
-                        "--conf", "spark.sql.session.timeZone=UTC",
-                        "--conf", "spark.ui.enabled=false",
-                        # two shuffle partitions for two cores and rows by the dozen (the default, 200, is sized for a
-                        # cluster): the change summary's joins take 2.4 s instead of 3.5 s each, warm
-                        "--conf", "spark.sql.shuffle.partitions=2",
-                        # every statement is a handful of rows once: compiling Java for it (whole-stage and expression
-                        # codegen) and re-planning it adaptively cost more CPU than they save, and the JVM shares the
-                        # two cores with the other xdist worker. A plan and apply of the seed scenario: 151 s -> 117 s
-                        # (DEVELOPING.md). Interpreted evaluation is Spark's own fallback: the same results.
-                        "--conf", "spark.sql.codegen.wholeStage=false",
-                        "--conf", "spark.sql.codegen.factoryMode=NO_CODEGEN",
-                        "--conf", "spark.sql.adaptive.enabled=false",
-                        "--driver-java-options", f"-Dderby.system.home={self.dir}"],
-                       env=self.env, check=True, capture_output=True, cwd=self.dir)
+        subprocess.run(
+            [
+                str(self.spark_home / "sbin" / "start-connect-server.sh"),
+                "--master",
+                "local[2]",
+                "--conf",
+                f"spark.connect.grpc.binding.port={self.port}",
+                "--conf",
+                "spark.sql.catalogImplementation=hive",
+                "--conf",
+                f"spark.sql.warehouse.dir={self.dir / 'warehouse'}",
+                "--conf",
+                "spark.sql.session.timeZone=UTC",
+                "--conf",
+                "spark.ui.enabled=false",
+                # two shuffle partitions for two cores and rows by the dozen (the default, 200, is sized for a
+                # cluster): the change summary's joins take 2.4 s instead of 3.5 s each, warm
+                "--conf",
+                "spark.sql.shuffle.partitions=2",
+                # every statement is a handful of rows once: compiling Java for it (whole-stage and expression
+                # codegen) and re-planning it adaptively cost more CPU than they save, and the JVM shares the
+                # two cores with the other xdist worker. A plan and apply of the seed scenario: 151 s -> 117 s
+                # (DEVELOPING.md). Interpreted evaluation is Spark's own fallback: the same results.
+                "--conf",
+                "spark.sql.codegen.wholeStage=false",
+                "--conf",
+                "spark.sql.codegen.factoryMode=NO_CODEGEN",
+                "--conf",
+                "spark.sql.adaptive.enabled=false",
+                "--driver-java-options",
+                f"-Dderby.system.home={self.dir}",
+            ],
+            env=self.env,
+            check=True,
+            capture_output=True,
+            cwd=self.dir,
+        )
         server = SparkServer(f"sc://127.0.0.1:{self.port}")
         deadline = time.monotonic() + 180
         while True:
@@ -102,8 +128,13 @@ class ThrowawaySparkConnect:
         # run outlives it and its warehouse is not removed under a server still writing
         pid_files = list(self.dir.glob("*.pid"))
         pid = int(pid_files[0].read_text().strip()) if pid_files else None
-        subprocess.run([str(self.spark_home / "sbin" / "stop-connect-server.sh")], env=self.env,
-                       capture_output=True, cwd=self.dir, timeout=60)
+        subprocess.run(
+            [str(self.spark_home / "sbin" / "stop-connect-server.sh")],
+            env=self.env,
+            capture_output=True,
+            cwd=self.dir,
+            timeout=60,
+        )
         if pid is not None:
             deadline = time.monotonic() + 30
             while _alive(pid) and time.monotonic() < deadline:

@@ -1,6 +1,7 @@
 """The benchmark harness runs (bench/run.py --quick, on the suite's PostgreSQL), so it cannot rot. Its figures at
 these sizes are noise: speed is the benchmark's business, never a test's. --warm forks its commands from the
 suite's warm interpreter (tests/warm_interpreter.py), as every other test's: the harness's code paths are the same."""
+
 import json
 import os
 import subprocess
@@ -14,12 +15,21 @@ REPO = Path(__file__).resolve().parent.parent
 
 @pytest.mark.postgres
 def test_the_benchmark_harness_runs_every_measure_in_quick_mode(postgres_server, tmp_path):
-    env = {**os.environ, "DBT_BACKFILL_TEST_PG_HOST": postgres_server.host,
-           "DBT_BACKFILL_TEST_PG_PORT": str(postgres_server.port), "DBT_BACKFILL_TEST_PG_USER": postgres_server.user,
-           "DBT_BACKFILL_TEST_PG_PASSWORD": postgres_server.password}
+    env = {
+        **os.environ,
+        "DBT_BACKFILL_TEST_PG_HOST": postgres_server.host,
+        "DBT_BACKFILL_TEST_PG_PORT": str(postgres_server.port),
+        "DBT_BACKFILL_TEST_PG_USER": postgres_server.user,
+        "DBT_BACKFILL_TEST_PG_PASSWORD": postgres_server.password,
+    }
     out = tmp_path / "results.json"
-    completed = subprocess.run([sys.executable, str(REPO / "bench" / "run.py"), "--quick", "--warm", "--json", str(out)],
-                               capture_output=True, text=True, env=env, cwd=tmp_path)
+    completed = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "run.py"), "--quick", "--warm", "--json", str(out)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
     assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
     results = json.loads(out.read_text())
     assert [r["measure"][:2] for r in results] == ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8"]
@@ -31,6 +41,7 @@ def test_the_benchmark_harness_runs_every_measure_in_quick_mode(postgres_server,
 
 
 def test_an_unknown_measure_is_a_usage_error():
-    completed = subprocess.run([sys.executable, str(REPO / "bench" / "run.py"), "--only", "P9"],
-                               capture_output=True, text=True)
+    completed = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "run.py"), "--only", "P9"], capture_output=True, text=True
+    )
     assert completed.returncode == 2 and "unknown measure(s) P9" in completed.stderr

@@ -2,11 +2,11 @@
 run-operation): same logical rows give the same SHA-256 whatever the physical form, on either engine; different
 rows never collide on the classic traps; and the SQL agrees byte for byte with the algorithm as documented
 (reference_fingerprint.py)."""
+
 import hashlib
 import json
 
 import pytest
-
 from backends import ADAPTERS, POSTGRES_ONLY
 from reference_fingerprint import commitment, partition_sha256
 
@@ -23,10 +23,12 @@ TABLES = {
     "columns_ba": ("b int, k int, a text", "(20, 2, 'y'), (10, 1, 'x')"),
     "order_1": ("k int, v text", "(1, 'one'), (2, 'two'), (3, 'three')"),
     "order_2": ("k int, v text", "(3, 'three'), (1, 'one'), (2, 'two')"),
-    "instants": ("k int, \"at\" timestamptz, local_at timestamp, d date, flag boolean, id uuid",
-                 "(1, '2026-03-01 10:00:00+00', '2026-03-01 10:00:00', '2026-03-01', true, "
-                 "'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'), "
-                 "(2, '2026-03-01 23:30:00.5-05', '2026-03-02 00:00:00.000001', '2026-03-02', false, null)"),
+    "instants": (
+        'k int, "at" timestamptz, local_at timestamp, d date, flag boolean, id uuid',
+        "(1, '2026-03-01 10:00:00+00', '2026-03-01 10:00:00', '2026-03-01', true, "
+        "'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'), "
+        "(2, '2026-03-01 23:30:00.5-05', '2026-03-02 00:00:00.000001', '2026-03-02', false, null)",
+    ),
     "keys": ("k int, v numeric(10,2)", "(1, 1.50), (1, 2.25), (null, 3.00), (2, 4.00)"),
     "floats": ("k int, x double precision", "(1, 0.1), (2, 1e15)"),
     # a sum of row checksums must still see multiplicity: the same rows, one of them twice, differ
@@ -40,10 +42,17 @@ TABLES = {
 
 
 def fingerprints(project, env=None, tables=TABLES, with_source_state=False):
-    listed = [{"schema": "canon", "identifier": name, "key": ["k"], "additive": ["v"] if name == "keys" else []}
-              for name in tables]
-    result = project.dbt("run-operation", "fingerprint_tables", "--args",
-                         json.dumps({"tables": listed, "with_source_state": with_source_state}), env=env)
+    listed = [
+        {"schema": "canon", "identifier": name, "key": ["k"], "additive": ["v"] if name == "keys" else []}
+        for name in tables
+    ]
+    result = project.dbt(
+        "run-operation",
+        "fingerprint_tables",
+        "--args",
+        json.dumps({"tables": listed, "with_source_state": with_source_state}),
+        env=env,
+    )
     assert result.returncode == 0, result.output
     return result.result("table_fingerprints")
 
@@ -90,8 +99,9 @@ def test_column_order_and_physical_row_order_do_not_change_the_fingerprint(fp):
 def test_the_same_instants_under_two_session_time_zones_give_the_same_fingerprint(canon, fp):
     # the sessions really differ: under each, the engine renders the same instant as different text
     instant = "'2026-03-01 10:00:00+00'"
-    assert canon.backend.render_timestamptz(instant, "America/New_York") != \
-        canon.backend.render_timestamptz(instant, "Asia/Kathmandu")
+    assert canon.backend.render_timestamptz(instant, "America/New_York") != canon.backend.render_timestamptz(
+        instant, "Asia/Kathmandu"
+    )
     only = {"instants": TABLES["instants"]}  # the table with instants: the others hold none
     new_york = fingerprints(canon, canon.env_in_timezone("America/New_York"), only)["instants"]
     kathmandu = fingerprints(canon, canon.env_in_timezone("Asia/Kathmandu"), only)["instants"]
@@ -105,12 +115,15 @@ def test_sql_agrees_byte_for_byte_with_the_documented_algorithm(canon, fp):
     assert fp["null_text"]["sha256"] == partition_sha256([["1", None]])
     assert fp["backslash_n_text"]["sha256"] == partition_sha256([["1", "\\N"]])
     # columns by name: at, d, flag, id, k, local_at. Spark has no uuid type: its id is a string, kept as written.
-    uuid_text = "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11" if canon.adapter == "spark" else "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"
-    assert fp["instants"]["sha256"] == partition_sha256([
-        ["2026-03-01 10:00:00+00", "2026-03-01", "true", uuid_text, "1",
-         "2026-03-01 10:00:00"],
-        ["2026-03-02 04:30:00.5+00", "2026-03-02", "false", None, "2", "2026-03-02 00:00:00.000001"],
-    ])
+    uuid_text = (
+        "A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11" if canon.adapter == "spark" else "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11"
+    )
+    assert fp["instants"]["sha256"] == partition_sha256(
+        [
+            ["2026-03-01 10:00:00+00", "2026-03-01", "true", uuid_text, "1", "2026-03-01 10:00:00"],
+            ["2026-03-02 04:30:00.5+00", "2026-03-02", "false", None, "2", "2026-03-02 00:00:00.000001"],
+        ]
+    )
     # the commitment (commitment-v1) over the same row digests, sorted
     assert fp["num_scale_1"]["commitment"] == commitment([["1", "12"], ["2", "12.5"], ["3", "0"]])
     assert fp["pipe_left"]["commitment"] == commitment([["a|", "b", "1"]])
@@ -143,7 +156,6 @@ def test_keys_and_totals_are_counted(fp):
 def test_floats_mark_the_fingerprint_as_engine_specific(canon, fp):
     assert fp["floats"]["algorithm"] == f"dbt_backfill/v3+float:{canon.adapter}"
     assert fp["keys"]["algorithm"] == "dbt_backfill/v3"
-
 
 
 # Functions and an operator that would stand in for the built-ins the fingerprint, the commitment and the source pin
@@ -183,20 +195,32 @@ def test_functions_of_the_same_name_on_the_search_path_change_nothing(hijackable
     connection = project.backend.server.connect(project.backend.database, options=session["PGOPTIONS"])
     try:
         with connection.cursor() as cursor:
-            cursor.execute("select encode(convert_to('a', 'UTF8'), 'escape'), (select unnest(array['a'])),"
-                           " hashtextextended('a', 0)")
+            cursor.execute(
+                "select encode(convert_to('a', 'UTF8'), 'escape'), (select unnest(array['a'])),"
+                " hashtextextended('a', 0)"
+            )
             assert cursor.fetchone() == ("hijacked", "hijacked", 0)
             cursor.execute("select lower('A'), replace('a|', '|', 'x'), 'a' || 'b'")
-            assert cursor.fetchone() == (("hijacked", "a|", "hijacked") if "pg_catalog" in search_path
-                                         else ("a", "ax", "ab"))
+            assert cursor.fetchone() == (
+                ("hijacked", "a|", "hijacked") if "pg_catalog" in search_path else ("a", "ax", "ab")
+            )
     finally:
         connection.close()
     after = fingerprints(project, env=session, tables=HIJACKED_TABLES, with_source_state=True)
     assert after == before
-    assert after["instants"]["commitment"] == commitment([
-        ["2026-03-01 10:00:00+00", "2026-03-01", "true", "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "1",
-         "2026-03-01 10:00:00"],
-        ["2026-03-02 04:30:00.5+00", "2026-03-02", "false", None, "2", "2026-03-02 00:00:00.000001"]])
+    assert after["instants"]["commitment"] == commitment(
+        [
+            [
+                "2026-03-01 10:00:00+00",
+                "2026-03-01",
+                "true",
+                "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+                "1",
+                "2026-03-01 10:00:00",
+            ],
+            ["2026-03-02 04:30:00.5+00", "2026-03-02", "false", None, "2", "2026-03-02 00:00:00.000001"],
+        ]
+    )
     assert after["many"]["commitment"] == commitment([[str(i), f"v{i}"] for i in range(5000)])
     assert after["pipe_left"]["sha256"] == partition_sha256([["a|", "b", "1"]])
 
@@ -204,19 +228,25 @@ def test_functions_of_the_same_name_on_the_search_path_change_nothing(hijackable
 # The same logical rows, physically different on each engine: column order, numeric scale, row order, the instant
 # written with another offset, and a collation.
 CROSS_ENGINE = {
-    "postgres": ("k int, fare numeric(10,2), \"at\" timestamptz, note text, day date, paid boolean",
-                 "(1, 12.00, '2026-03-01 10:00:00+00', 'a|b', '2026-03-01', true), "
-                 "(2, 0.50, '2026-03-02 23:59:59.123456+00', null, '2026-03-02', false), "
-                 "(3, 30.10, '2026-03-03 00:00:00+00', '', '2026-03-03', null)"),
-    "duckdb": ("note varchar, paid boolean, day date, \"at\" timestamptz, k integer, fare decimal(18,4)",
-               "('', null, '2026-03-03', '2026-03-02 19:00:00-05', 3, 30.1000), "
-               "('a|b', true, '2026-03-01', '2026-03-01 11:00:00+01', 1, 12.0000), "
-               "(null, false, '2026-03-02', '2026-03-03 05:29:59.123456+05:30', 2, 0.5000)"),
+    "postgres": (
+        'k int, fare numeric(10,2), "at" timestamptz, note text, day date, paid boolean',
+        "(1, 12.00, '2026-03-01 10:00:00+00', 'a|b', '2026-03-01', true), "
+        "(2, 0.50, '2026-03-02 23:59:59.123456+00', null, '2026-03-02', false), "
+        "(3, 30.10, '2026-03-03 00:00:00+00', '', '2026-03-03', null)",
+    ),
+    "duckdb": (
+        'note varchar, paid boolean, day date, "at" timestamptz, k integer, fare decimal(18,4)',
+        "('', null, '2026-03-03', '2026-03-02 19:00:00-05', 3, 30.1000), "
+        "('a|b', true, '2026-03-01', '2026-03-01 11:00:00+01', 1, 12.0000), "
+        "(null, false, '2026-03-02', '2026-03-03 05:29:59.123456+05:30', 2, 0.5000)",
+    ),
     # Spark 4 reports a collated string as `string collate UTF8_LCASE`: still text, and its value is what counts
-    "spark": ("paid boolean, k int, note string collate UTF8_LCASE, fare numeric(20,3), \"at\" timestamptz, day date",
-              "(false, 2, null, 0.500, '2026-03-02 16:59:59.123456-07:00', '2026-03-02'), "
-              "(null, 3, '', 30.100, '2026-03-03 09:00:00+09:00', '2026-03-03'), "
-              "(true, 1, 'a|b', 12.000, '2026-03-01 10:00:00+00:00', '2026-03-01')"),
+    "spark": (
+        'paid boolean, k int, note string collate UTF8_LCASE, fare numeric(20,3), "at" timestamptz, day date',
+        "(false, 2, null, 0.500, '2026-03-02 16:59:59.123456-07:00', '2026-03-02'), "
+        "(null, 3, '', 30.100, '2026-03-03 09:00:00+09:00', '2026-03-03'), "
+        "(true, 1, 'a|b', 12.000, '2026-03-01 10:00:00+00:00', '2026-03-01')",
+    ),
 }
 
 
@@ -236,13 +266,17 @@ def all_engines(projects, tmp_path_factory):
 @pytest.mark.duckdb
 @pytest.mark.spark
 def test_the_same_logical_rows_give_the_same_sha256_on_postgres_duckdb_and_spark(all_engines):
-    results = {adapter: fingerprints(project, tables={"trips_cross": None})["trips_cross"]
-               for adapter, project in all_engines.items()}
+    results = {
+        adapter: fingerprints(project, tables={"trips_cross": None})["trips_cross"]
+        for adapter, project in all_engines.items()
+    }
     assert results["postgres"] == results["duckdb"] == results["spark"]
     assert results["postgres"]["row_count"] == 3
     # and both equal the documented algorithm (columns by name: at, day, fare, k, note, paid)
-    assert results["duckdb"]["sha256"] == partition_sha256([
-        ["2026-03-01 10:00:00+00", "2026-03-01", "12", "1", "a|b", "true"],
-        ["2026-03-02 23:59:59.123456+00", "2026-03-02", "0.5", "2", None, "false"],
-        ["2026-03-03 00:00:00+00", "2026-03-03", "30.1", "3", "", None],
-    ])
+    assert results["duckdb"]["sha256"] == partition_sha256(
+        [
+            ["2026-03-01 10:00:00+00", "2026-03-01", "12", "1", "a|b", "true"],
+            ["2026-03-02 23:59:59.123456+00", "2026-03-02", "0.5", "2", None, "false"],
+            ["2026-03-03 00:00:00+00", "2026-03-03", "30.1", "3", "", None],
+        ]
+    )

@@ -1,5 +1,6 @@
 """The guarantee tables (README.md, docs/adapters.md) back each line with a named test: every `test_...` they cite
 exists in the suite, under that name, so a renamed or deleted test cannot leave a claim standing without one."""
+
 import re
 from pathlib import Path
 

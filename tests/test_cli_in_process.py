@@ -1,10 +1,10 @@
 """What the CLI decides before any SQL, tested in process (click's CliRunner): no database, no dbt invocation."""
+
 import shutil
 from pathlib import Path
 
 import yaml
 from click.testing import CliRunner
-
 from dbt_backfill.cli import main
 from dbt_backfill.packet import Packet
 
@@ -19,7 +19,8 @@ def test_outside_any_dbt_project_the_cli_says_so_and_where_it_looked(tmp_path, m
     assert result.output.strip() == (
         f"error: no dbt project found: no dbt_project.yml in {tmp_path.resolve()} and every directory above it. Run "
         f"dbt-backfill inside your dbt project, or name it with --project-dir (or DBT_PROJECT_DIR). Nothing was read "
-        f"or written.")
+        f"or written."
+    )
     named = CliRunner().invoke(main, ["history", "--project-dir", str(tmp_path / "nowhere")])
     assert named.exit_code == 1
     assert f"no dbt_project.yml in {(tmp_path / 'nowhere').resolve()}. Run dbt-backfill" in named.output
@@ -37,17 +38,22 @@ def test_a_packet_reviewed_restructure_first_is_approved_only_with_a_reason_reco
     assert refused.exit_code == 3, refused.output
     assert refused.output.strip() == (
         f"refused: the plan's review judged this packet RESTRUCTURE FIRST ({review['reason']}). Approve it only "
-        f"knowing why: --despite \"<reason>\" (recorded with the approval). The packet is unchanged.")
+        f'knowing why: --despite "<reason>" (recorded with the approval). The packet is unchanged.'
+    )
     assert path.read_text() == before
 
-    approved = CliRunner().invoke(main, ["approve", str(path), "--by", "Dana Owner", "--despite",
-                                         "the job is paused for the apply"])
+    approved = CliRunner().invoke(
+        main, ["approve", str(path), "--by", "Dana Owner", "--despite", "the job is paused for the apply"]
+    )
 
     assert approved.exit_code == 0, approved.output
-    assert (f"Its review: RESTRUCTURE FIRST ({review['reason']}); approved despite it: the job is paused for the "
-            f"apply.") in approved.output
+    assert (
+        f"Its review: RESTRUCTURE FIRST ({review['reason']}); approved despite it: the job is paused for the apply."
+    ) in approved.output
     approval = Packet.read(path).approval
-    assert approval.despite == "the job is paused for the apply" and approval.packet_sha256 == Packet.read(path).sha256()
+    assert (
+        approval.despite == "the job is paused for the apply" and approval.packet_sha256 == Packet.read(path).sha256()
+    )
 
 
 def test_a_safe_packet_s_approval_repeats_its_verdict(tmp_path):
@@ -69,30 +75,36 @@ def plan_with(tmp_path, monkeypatch, *args):
     return CliRunner().invoke(main, ["plan", "fct_trips", *args])
 
 
-def test_a_partitions_file_is_split_at_newlines_alone_and_refuses_what_is_not_plain_text_by_position(tmp_path,
-                                                                                                    monkeypatch):
+def test_a_partitions_file_is_split_at_newlines_alone_and_refuses_what_is_not_plain_text_by_position(
+    tmp_path, monkeypatch
+):
     listed = tmp_path / "days.txt"
     listed.write_bytes(b"2026-03-01\r\n\n2026-03-02..2026-03-04\n")
     read = plan_with(tmp_path, monkeypatch, "--partitions-file", str(listed))
     assert "Partitions: 4 value(s), 2026-03-01 … 2026-03-04 (from " in read.output, read.output
     assert "no dbt project found" in read.output  # the values were read; the project is what is missing
-    for content, line, column, what in ((b"2026-03-01\n2026-03-02\x0b2026-03-03\n", 2, 11, "a control character (U+000B)"),
-                                        ("2026-03-01\n2026-03-02\u00852026-03-03\n".encode(), 2, 11,
-                                         "a control character (U+0085)"),
-                                        (b"\xef\xbb\xbf2026-03-01\n", 1, 1, "a byte-order mark (U+FEFF)"),
-                                        (b"2026-03-01\n2026-03\x00-02\n", 2, 8, "a control character (U+0000)")):
+    for content, line, column, what in (
+        (b"2026-03-01\n2026-03-02\x0b2026-03-03\n", 2, 11, "a control character (U+000B)"),
+        ("2026-03-01\n2026-03-02\u00852026-03-03\n".encode(), 2, 11, "a control character (U+0085)"),
+        (b"\xef\xbb\xbf2026-03-01\n", 1, 1, "a byte-order mark (U+FEFF)"),
+        (b"2026-03-01\n2026-03\x00-02\n", 2, 8, "a control character (U+0000)"),
+    ):
         listed.write_bytes(content)
         refused = plan_with(tmp_path, monkeypatch, "--partitions-file", str(listed))
         assert refused.exit_code == 1, refused.output
-        assert refused.output == (f"error: --partitions-file {listed}, line {line}, column {column}: {what}. Write "
-                                  f"one value or range per line, in plain text. Nothing was changed.\n")
+        assert refused.output == (
+            f"error: --partitions-file {listed}, line {line}, column {column}: {what}. Write "
+            f"one value or range per line, in plain text. Nothing was changed.\n"
+        )
 
 
 def test_a_value_holding_a_newline_or_a_megabyte_is_refused_in_one_escaped_line_cut_at_80(tmp_path, monkeypatch):
     forged = plan_with(tmp_path, monkeypatch, "--partitions", "2026-03-01,x\nrefused: forged line")
     assert forged.exit_code == 1
-    assert forged.output == ('error: partition value "x\\nrefused: forged line" holds a control or invisible character '
-                             '(U+000A, character 2): no partition is named so. Nothing was changed.\n')
+    assert forged.output == (
+        'error: partition value "x\\nrefused: forged line" holds a control or invisible character '
+        "(U+000A, character 2): no partition is named so. Nothing was changed.\n"
+    )
     huge = plan_with(tmp_path, monkeypatch, "--partitions", "\x1b[2J" + "x" * 1_000_000)
     assert huge.exit_code == 1 and len(huge.output) < 300 and "\x1b" not in huge.output, huge.output[:300]
     assert '"\\u001b[2Jxxxx' in huge.output and "…" in huge.output
@@ -101,18 +113,23 @@ def test_a_value_holding_a_newline_or_a_megabyte_is_refused_in_one_escaped_line_
 def test_all_ranges_together_are_capped_and_a_repeat_is_found_in_one_pass(tmp_path, monkeypatch):
     three = plan_with(tmp_path, monkeypatch, "--partitions", "1..9999,10000..19998,19999..29997")
     assert three.exit_code == 1
-    assert three.output == ("error: the partitions named come to more than 10,000 values (every range and value "
-                            "together). Nothing was changed.\n")
+    assert three.output == (
+        "error: the partitions named come to more than 10,000 values (every range and value "
+        "together). Nothing was changed.\n"
+    )
     repeated = plan_with(tmp_path, monkeypatch, "--partitions", "1..5000,2500..2600")
     assert repeated.exit_code == 1
-    assert repeated.output.startswith("error: partition(s) 2500, 2501, 2502") and "and 81 more named more than once" \
-        in repeated.output, repeated.output
+    assert (
+        repeated.output.startswith("error: partition(s) 2500, 2501, 2502")
+        and "and 81 more named more than once" in repeated.output
+    ), repeated.output
 
 
 def test_a_value_holding_two_dots_is_named_in_double_quotes_never_read_as_a_range(tmp_path, monkeypatch):
     named = plan_with(tmp_path, monkeypatch, "--partitions", '"v1..v2",2026-03-01..2026-03-02')
     assert "Partitions: 3 value(s), v1..v2 … 2026-03-02." in named.output, named.output
     from dbt_backfill.workflow.plan import parse_partitions, values_from_ranges
+
     assert parse_partitions('"v1..v2",2026-03-01..2026-03-02') == ("v1..v2", "2026-03-01", "2026-03-02")
     assert values_from_ranges('"v1..v2",2026-03-01..2026-03-02') == ["2026-03-01", "2026-03-02"]  # named alone
     unquoted = plan_with(tmp_path, monkeypatch, "--partitions", "v1..v2")

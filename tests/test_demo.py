@@ -1,12 +1,12 @@
 """The README's first command: the demo tells the seed story on DuckDB with no server, and leaves a project
 that the commands it prints can be rerun in."""
+
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 import yaml
-
 from documented import EXCERPT_MARK, REPO, read_page
 
 CLI = str(Path(sys.executable).with_name("dbt-backfill"))
@@ -15,8 +15,9 @@ CLI = str(Path(sys.executable).with_name("dbt-backfill"))
 @pytest.mark.duckdb
 def test_demo_tells_the_seed_story_and_leaves_a_project_to_rerun(tmp_path):
     directory = tmp_path / "demo"
-    completed = subprocess.run([CLI, "demo", "--dir", str(directory)], capture_output=True, text=True,
-                               stdin=subprocess.DEVNULL)
+    completed = subprocess.run(
+        [CLI, "demo", "--dir", str(directory)], capture_output=True, text=True, stdin=subprocess.DEVNULL
+    )
     output = completed.stdout + completed.stderr
 
     assert completed.returncode == 0, output
@@ -34,7 +35,7 @@ def test_demo_tells_the_seed_story_and_leaves_a_project_to_rerun(tmp_path):
     # the README's excerpt of this output: each of its lines is the demo's own, in order ("..." skips lines)
     readme = (REPO / "README.md").read_text().splitlines()
     start = readme.index(EXCERPT_MARK) + 2
-    excerpt = readme[start:readme.index("```", start)]
+    excerpt = readme[start : readme.index("```", start)]
     said = iter(line.rstrip() for line in output.splitlines())
     for line in excerpt:
         if line.strip() != "...":
@@ -47,16 +48,20 @@ def test_demo_tells_the_seed_story_and_leaves_a_project_to_rerun(tmp_path):
             continue
         words = command.words
         program = CLI if words[0] == "dbt-backfill" else words[0]
-        rerun = subprocess.run([program, *words[1:]], cwd=directory, capture_output=True, text=True,
-                               stdin=subprocess.DEVNULL)
+        rerun = subprocess.run(
+            [program, *words[1:]], cwd=directory, capture_output=True, text=True, stdin=subprocess.DEVNULL
+        )
         assert rerun.returncode == command.expected_status, (command.where(), rerun.stdout + rerun.stderr)
     assert "Applied " in rerun.stdout  # the last: the demo's repair undone, planned again and applied by hand
     again = yaml.safe_load((directory / "backfills" / "again.yml").read_text())
-    assert [p["builds"]["a"]["sha256"] for p in again["partitions"]] == [p["builds"]["a"]["sha256"] for p in packet["partitions"]]
+    assert [p["builds"]["a"]["sha256"] for p in again["partitions"]] == [
+        p["builds"]["a"]["sha256"] for p in packet["partitions"]
+    ]
 
     # a second demo replaces the first (its project made afresh: the story itself is the one asserted above); a
     # directory that is not a demo is left alone
     from dbt_backfill.demo import MARKER, DemoProject
+
     DemoProject(directory).create()
     assert (directory / MARKER).exists() and not (directory / "backfills").exists()
     assert not (directory / "trips.duckdb").exists()

@@ -1,6 +1,7 @@
 """Every command the README and docs/ show runs here as written (issue 19, item 1), in page order, on DuckDB (and
 the pages that meet what differs by engine on PostgreSQL too), in a project holding the published seed scenario; every transcript in them is the real output of the
 commands above it (`make docs` writes them, this test regenerates and compares). The conventions: documented.py."""
+
 import importlib.util
 import json
 import os
@@ -9,11 +10,20 @@ import subprocess
 import sys
 
 import pytest
-
 from backends import TRANSACTIONAL_ADAPTERS
 from conftest import trips_on
-from documented import (BENCH, EXCERPT_MARK, PLACEHOLDERS, REPO, RUN, SET_UP, comparable, pages, rewrite_transcript,
-                        transcript)
+from documented import (
+    BENCH,
+    EXCERPT_MARK,
+    PLACEHOLDERS,
+    REPO,
+    RUN,
+    SET_UP,
+    comparable,
+    pages,
+    rewrite_transcript,
+    transcript,
+)
 from project import BIN
 
 trips = trips_on(TRANSACTIONAL_ADAPTERS)
@@ -34,7 +44,8 @@ def test_the_pages_follow_the_conventions_the_suite_runs_them_by():
                     bench.options(command.words[2:])  # exits (SystemExit) on an option the benchmark does not take
                     continue
                 assert command.words[0] in RUN + SET_UP, (
-                    f"{command.where()}: `{command.words[0]}` is not a command the suite runs or a set-up step")
+                    f"{command.where()}: `{command.words[0]}` is not a command the suite runs or a set-up step"
+                )
                 unknown = set(re.findall(r"<[^<>\s]+>", command.text)) - set(PLACEHOLDERS)
                 assert not unknown, f"{command.where()}: placeholders {unknown}; only {PLACEHOLDERS} are filled in"
         # a command shown with `$ ` in an output block would run nowhere: it must be a transcript's
@@ -49,8 +60,10 @@ def test_the_pages_follow_the_conventions_the_suite_runs_them_by():
             elif line.startswith("```"):
                 in_console = None
             elif in_console and re.match(r"\$ (dbt|dbt-backfill) ", line.strip()) and number not in transcript_lines:
-                raise AssertionError(f"{page.name}:{number + 1}: `{line.strip()}` is shown in an output block that "
-                                     f"is no transcript; put the command in a ```bash block")
+                raise AssertionError(
+                    f"{page.name}:{number + 1}: `{line.strip()}` is shown in an output block that "
+                    f"is no transcript; put the command in a ```bash block"
+                )
 
 
 # Every page runs on DuckDB, where its transcripts are compared. PostgreSQL runs again the pages whose commands meet
@@ -58,9 +71,12 @@ def test_the_pages_follow_the_conventions_the_suite_runs_them_by():
 # guard and its pre-hooks, and the dbt Cloud path. The README, plan.md and seed-scenario.md repeat the seed
 # scenario's plan, approve, apply and verify, which run on PostgreSQL in test_seed_scenario (DECISIONS row 67).
 ON_POSTGRES_TOO = {"docs/cli.md", "docs/configuration.md", "docs/pure-dbt.md"}
-PAGE_RUNS = [pytest.param(adapter.values[0], page, marks=adapter.marks, id=f"{adapter.values[0]}-{page.name}")
-             for adapter in TRANSACTIONAL_ADAPTERS for page in RUNNABLE
-             if adapter.values[0] == "duckdb" or page.name in ON_POSTGRES_TOO]
+PAGE_RUNS = [
+    pytest.param(adapter.values[0], page, marks=adapter.marks, id=f"{adapter.values[0]}-{page.name}")
+    for adapter in TRANSACTIONAL_ADAPTERS
+    for page in RUNNABLE
+    if adapter.values[0] == "duckdb" or page.name in ON_POSTGRES_TOO
+]
 
 
 @pytest.mark.parametrize("trips, page", PAGE_RUNS, indirect=["trips"])
@@ -78,7 +94,9 @@ def test_every_documented_command_runs_as_written(trips, page):
             words = command.words
             for placeholder in PLACEHOLDERS:
                 if any(placeholder in word for word in words):
-                    assert placeholder in filled, f"{command.where()}: {placeholder} before any plan_backfill logged one"
+                    assert placeholder in filled, (
+                        f"{command.where()}: {placeholder} before any plan_backfill logged one"
+                    )
                     words = [word.replace(placeholder, filled[placeholder]) for word in words]
             if words[0] == "cat":
                 completed = subprocess.run(words, cwd=trips.dir, capture_output=True, text=True)
@@ -88,20 +106,22 @@ def test_every_documented_command_runs_as_written(trips, page):
                 status, stdout, stderr = result.returncode, result.stdout, result.stderr
             assert status == command.expected_status, (
                 f"{command.where()} on {trips.adapter}: `{command.text}` exited {status}, the page says "
-                f"{command.expected_status}\n{stdout}\n{stderr}")
+                f"{command.expected_status}\n{stdout}\n{stderr}"
+            )
             recorded = re.search(r"<<dbt_backfill:plan_backfill>>(.*?)<</dbt_backfill>>", stdout)
             if recorded:
                 result = json.loads(recorded.group(1))
                 filled.update({"<run_id>": result["run_id"], "<sha256>": result.get("packet_sha256") or ""})
             said += transcript(command, status, stdout, stderr)
         if block.transcript and trips.adapter == "duckdb":
-            shown = page.lines[block.transcript[0]:block.transcript[1]]
+            shown = page.lines[block.transcript[0] : block.transcript[1]]
             if WRITE:
                 if comparable("\n".join(shown)) != comparable("\n".join(said)):  # else left as it was: no churn
                     written.append((block, said))
             else:
                 assert comparable("\n".join(shown)) == comparable("\n".join(said)), (
                     f"{page.name}:{block.transcript[0]}: the transcript is not what the commands print now; "
-                    f"`make docs` regenerates it")
+                    f"`make docs` regenerates it"
+                )
     for block, said in sorted(written, key=lambda item: item[0].transcript[0], reverse=True):
         rewrite_transcript(page, block, said)

@@ -1,14 +1,12 @@
 """The guards around the core loop, on PostgreSQL, DuckDB and Spark: the full-refresh block however dbt is asked, the
 live job's watermark in its three forms, what --allow-* records and does (on Spark: the static overwrite empties a
 partition that became empty, which a dynamic overwrite would leave as it was), and secrets that never surface."""
+
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 import yaml
-
 from backends import TRANSACTIONAL_ADAPTERS
-
 
 WATERMARK_QUERY = "{variant_watermark: {query: 'select max(updated_at) from analytics.fct_trips_variant'}}"
 WATERMARK_RELATION = "{variant_watermark: {relation: analytics.job_state}}"
@@ -23,10 +21,12 @@ def plan_packet(project, model, partitions, *args):
 
 def test_full_refresh_is_blocked_however_dbt_is_asked_and_unprotected_models_pass(trips):
     before = trips.rows()
-    for command in (["run", "--full-refresh", "-s", "fct_trips"],  # the seed scenario's way
-                    ["build", "--full-refresh", "-s", "fct_trips"],
-                    ["run", "--full-refresh", "-s", "tag:trips"],
-                    ["run", "--full-refresh", "-s", "+fct_trips"]):
+    for command in (
+        ["run", "--full-refresh", "-s", "fct_trips"],  # the seed scenario's way
+        ["build", "--full-refresh", "-s", "fct_trips"],
+        ["run", "--full-refresh", "-s", "tag:trips"],
+        ["run", "--full-refresh", "-s", "+fct_trips"],
+    ):
         result = trips.dbt(*command)
         assert result.returncode != 0, command
         # the way out is named: repair partitions with a plan
@@ -49,10 +49,10 @@ def test_full_refresh_is_blocked_however_dbt_is_asked_and_unprotected_models_pas
     assert trips.dbt("run", "--full-refresh", "-s", "trip_events_volatile", "job_state").returncode == 0
 
 
-
 @pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
 def test_a_full_refresh_goes_through_where_the_table_is_new_and_where_the_run_says_why(trips):
     from test_state_and_audit import add_output
+
     profile = yaml.safe_load((trips.dir / "profiles.yml").read_text())["dbt_backfill_integration_tests"]
     add_output(trips, "ci", {**profile["outputs"][profile["target"]], "schema": "ci_fresh"})
     # a fresh schema (CI, a new dev schema): nothing is published there, so there is nothing to protect
@@ -83,16 +83,24 @@ def test_a_full_refresh_goes_through_where_the_table_is_new_and_where_the_run_sa
     assert trips.rows() == before
     reason = "fare changed type (ticket 42)"
     # docs/configuration.md's command, verbatim (test_documented_commands runs it as written too)
-    allowed = trips.dbt("run", "--full-refresh", "-s", "fct_trips", "--vars",
-                        '{dbt_backfill_allow_full_refresh: "fare changed type (ticket 42)"}')
+    allowed = trips.dbt(
+        "run",
+        "--full-refresh",
+        "-s",
+        "fct_trips",
+        "--vars",
+        '{dbt_backfill_allow_full_refresh: "fare changed type (ticket 42)"}',
+    )
     assert allowed.returncode == 0, allowed.output
     assert trips.rows() == built != before  # rebuilt whole from the source, corrections included
     [(event, model, outcome, detail, approved_by)] = trips.query(
-        "select event, model, outcome, detail, approved_by from analytics_backfill.dbt_backfill_audit")
+        "select event, model, outcome, detail, approved_by from analytics_backfill.dbt_backfill_audit"
+    )
     assert (event, model, outcome, detail) == ("full_refresh", "fct_trips", "allowed", reason)
     assert approved_by.startswith("dbt run as ")
     history = trips.backfill("history", "fct_trips", "--json")
     assert [(e["event"], e["detail"]) for e in history.json()["events"]] == [("full_refresh", reason)]
+
 
 # the state table's watermark is its fingerprint, read as every fingerprint is; Spark's watermark is proved by the
 # two tests below (a query watermark rolled back from the backups, a column watermark allowed to move): not run again
@@ -108,8 +116,9 @@ def test_a_state_table_watermark_is_shown_in_the_plan_and_left_as_it_was(trips):
     applied = trips.backfill("apply", str(path))
     assert applied.returncode == 0, applied.output
     assert trips.rows("analytics.job_state") == state_before
-    assert trips.query("select sum(fare) from analytics.fct_trips_variant where trip_date in "
-                       "('2026-03-01', '2026-03-02')") == [(Decimal("222.00"),)]
+    assert trips.query(
+        "select sum(fare) from analytics.fct_trips_variant where trip_date in ('2026-03-01', '2026-03-02')"
+    ) == [(Decimal("222.00"),)]
 
 
 def test_a_backfill_that_would_move_a_query_watermark_is_rolled_back(trips):
@@ -128,12 +137,23 @@ def test_a_backfill_that_would_move_a_query_watermark_is_rolled_back(trips):
 
 
 def test_allowed_empty_partition_and_watermark_move_are_recorded_in_the_packet_and_applied(trips):
-    path, packet = plan_packet(trips, "fct_trips_variant", "2026-03-02,2026-03-03", "--vars",
-                               "{drop_day: '2026-03-03'}", "--allow-empty", "2026-03-03 was a load test",
-                               "--watermark-column", "updated_at", "--allow-watermark-move", "the job is retired")
+    path, packet = plan_packet(
+        trips,
+        "fct_trips_variant",
+        "2026-03-02,2026-03-03",
+        "--vars",
+        "{drop_day: '2026-03-03'}",
+        "--allow-empty",
+        "2026-03-03 was a load test",
+        "--watermark-column",
+        "updated_at",
+        "--allow-watermark-move",
+        "the job is retired",
+    )
     assert packet["allowances"] == {
         "empty_partitions": {"partitions": ["2026-03-03"], "reason": "2026-03-03 was a load test"},
-        "watermark_move": {"reason": "the job is retired"}}
+        "watermark_move": {"reason": "the job is retired"},
+    }
     assert packet["watermark"]["raised"] is True
     assert trips.approve(path).returncode == 0
 
@@ -142,7 +162,8 @@ def test_allowed_empty_partition_and_watermark_move_are_recorded_in_the_packet_a
     assert applied.returncode == 0, applied.output
     assert trips.query("select count(*) from analytics.fct_trips_variant where trip_date = '2026-03-03'") == [(0,)]
     assert trips.query("select sum(fare) from analytics.fct_trips_variant where trip_date = '2026-03-02'") == [
-        (Decimal("88.00"),)]
+        (Decimal("88.00"),)
+    ]
 
 
 @pytest.mark.postgres
@@ -170,13 +191,17 @@ def test_no_secret_appears_in_output_packets_logs_or_artifacts(postgres_server, 
         assert [o.returncode for o in outputs] == [0, 3, 0, 0, 0, 1, 3]
         for output in outputs:
             assert password not in output.stdout and password not in output.stderr
-        left_on_disk = [f for f in project.dir.rglob("*") if f.is_file() and f.name != "profiles.yml"
-                        and "dbt_packages" not in f.parts]
+        left_on_disk = [
+            f
+            for f in project.dir.rglob("*")
+            if f.is_file() and f.name != "profiles.yml" and "dbt_packages" not in f.parts
+        ]
         assert any(f.name == "dbt.log" for f in left_on_disk) and any(f.suffix == ".yml" for f in left_on_disk)
         for file in left_on_disk:
             assert password not in file.read_text(errors="replace"), file
         # nor in the compiled templates the commands keep between them (a profile's value is rendered as a template)
         from dbt_backfill.template_cache import default_directory
+
         kept = [f for f in default_directory().iterdir() if f.is_file()]
         assert kept and not any(password.encode() in f.read_bytes() for f in kept)
     finally:

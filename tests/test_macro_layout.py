@@ -1,6 +1,7 @@
 """The package shows its flow (issue 19, item 9): macros live in folders named for the step a reader looks for,
 one public macro per file (its adapter leaves beside it), each public macro documented in the yml of its folder,
 and utils/ holds only what several steps call."""
+
 import re
 from pathlib import Path
 
@@ -8,8 +9,27 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 MACROS = REPO / "macros"
-STEPS = {"ledger", "plan", "stage", "source_pin", "compare", "review", "cost", "packet", "apply", "replace", "rollback", "verify",
-         "clean", "audit", "downstream", "guards", "fingerprint", "transaction", "utils"}
+STEPS = {
+    "ledger",
+    "plan",
+    "stage",
+    "source_pin",
+    "compare",
+    "review",
+    "cost",
+    "packet",
+    "apply",
+    "replace",
+    "rollback",
+    "verify",
+    "clean",
+    "audit",
+    "downstream",
+    "guards",
+    "fingerprint",
+    "transaction",
+    "utils",
+}
 ADAPTER_LEAF = re.compile(r"^(default|postgres|duckdb|spark)__")
 
 
@@ -24,7 +44,9 @@ def test_every_folder_names_a_step_and_every_file_holds_at_most_one_public_macro
         public = [name for name in _defined(path) if not name.startswith("_") and not ADAPTER_LEAF.match(name)]
         assert len(public) <= 1, f"{path.relative_to(REPO)} defines {public}: one public macro per file"
         if public:
-            assert public[0] == path.stem, f"{path.relative_to(REPO)} defines {public[0]}: a file is named for its macro"
+            assert public[0] == path.stem, (
+                f"{path.relative_to(REPO)} defines {public[0]}: a file is named for its macro"
+            )
 
 
 def test_every_public_macro_is_documented_beside_it():
@@ -47,5 +69,7 @@ def test_utils_holds_only_what_several_steps_call():
             steps_calling.setdefault(called, set()).add(path.parent.name)
     for path in (MACROS / "utils").glob("*.sql"):
         callers = set().union(*(steps_calling.get(name, set()) for name in _defined(path))) - {"utils"}
-        assert len(callers) >= 2, (f"utils/{path.name} is called from {sorted(callers) or 'no step'}: a helper one "
-                                   f"step uses lives in that step's folder")
+        assert len(callers) >= 2, (
+            f"utils/{path.name} is called from {sorted(callers) or 'no step'}: a helper one "
+            f"step uses lives in that step's folder"
+        )

@@ -1,6 +1,7 @@
 """The dbt-core range the package declares is the range the suite runs (issue 19, item 7): pyproject.toml's
 dependency, its adapter extras and dbt_project.yml's require-dbt-version name the same minors; `make test` runs
 everything on the highest and the seed scenario on the lowest (requirements/lowest-dbt.txt, its own venv)."""
+
 import os
 import re
 from pathlib import Path

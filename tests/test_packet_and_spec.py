@@ -1,13 +1,13 @@
 """The packet's hash and approval binding, the scope's resolution, and one version everywhere: pure Python."""
+
 import dataclasses
 import datetime as dt
 import re
 from pathlib import Path
 
+import dbt_backfill
 import pytest
 import yaml
-
-import dbt_backfill
 from dbt_backfill.dbt_runner import redact, require_supported_adapter
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
@@ -21,32 +21,53 @@ NOW = dt.datetime(2026, 3, 25, 12, 0, tzinfo=dt.timezone.utc)
 
 
 def fingerprint(rows=5, total="134.00", sha="ab" * 32):
-    return Fingerprint(row_count=rows, null_keys=0, duplicate_keys=0, totals={"fare": total}, sha256=sha,
-                       algorithm="dbt_backfill/v1")
+    return Fingerprint(
+        row_count=rows, null_keys=0, duplicate_keys=0, totals={"fare": total}, sha256=sha, algorithm="dbt_backfill/v1"
+    )
 
 
 def make_packet():
     stage = RelationRef("db", "analytics_backfill", "fct_trips__r__p0_a")
     partition = PartitionPlan(
-        value="2026-03-01", stage=stage, stage_b=RelationRef("db", "analytics_backfill", "fct_trips__r__p0_b"),
+        value="2026-03-01",
+        stage=stage,
+        stage_b=RelationRef("db", "analytics_backfill", "fct_trips__r__p0_b"),
         backup=RelationRef("db", "analytics_backfill", "fct_trips__r__p0_backup"),
-        builds={"a": fingerprint(), "b": fingerprint()}, fingerprint=fingerprint(),
-        target_before=fingerprint(total="152.00", sha="cd" * 32), changes=Changes(0, 0, 1, ()))
-    return Packet(run_id="r", created_at=NOW.isoformat(), model="fct_trips", target=RelationRef("db", "analytics", "fct_trips"),
-                  adapter="postgres", dbt_target=None, partition_by="trip_date", business_key=("trip_id",),
-                  order_by=("updated_at",), additive=("fare",), exclude_columns=(), material_columns=("fare", "trip_id"),
-                  code={"compiled_sql_sha256": "00", "git_commit": None, "dbt_backfill_version": "0.1.0"},
-                  source={"relations": ["db.raw.trip_events"], "reads": [], "after_build": {}}, partitions=(partition,))
+        builds={"a": fingerprint(), "b": fingerprint()},
+        fingerprint=fingerprint(),
+        target_before=fingerprint(total="152.00", sha="cd" * 32),
+        changes=Changes(0, 0, 1, ()),
+    )
+    return Packet(
+        run_id="r",
+        created_at=NOW.isoformat(),
+        model="fct_trips",
+        target=RelationRef("db", "analytics", "fct_trips"),
+        adapter="postgres",
+        dbt_target=None,
+        partition_by="trip_date",
+        business_key=("trip_id",),
+        order_by=("updated_at",),
+        additive=("fare",),
+        exclude_columns=(),
+        material_columns=("fare", "trip_id"),
+        code={"compiled_sql_sha256": "00", "git_commit": None, "dbt_backfill_version": "0.1.0"},
+        source={"relations": ["db.raw.trip_events"], "reads": [], "after_build": {}},
+        partitions=(partition,),
+    )
 
 
 def test_packet_round_trips_through_yaml_with_the_same_sha256(tmp_path):
     packet = dataclasses.replace(
         make_packet(),
         review={"verdict": "SAFE TO RUN", "reason": "r", "checks": [{"number": 1, "severity": "ok"}]},
-        cost={"total": {"build_read_rows": 38}}, gates=({"check": "row_count_change_pct", "passed": True},),
+        cost={"total": {"build_read_rows": 38}},
+        gates=({"check": "row_count_change_pct", "passed": True},),
         control={"value": "2026-02-28", "fingerprint": fingerprint().to_dict()},
-        downstream=({"model": "daily_fares", "mapping": "same_partitions"},), batch_size=2,
-        cascade_of={"run_id": "root", "packet_sha256": "ef" * 32})
+        downstream=({"model": "daily_fares", "mapping": "same_partitions"},),
+        batch_size=2,
+        cascade_of={"run_id": "root", "packet_sha256": "ef" * 32},
+    )
     path = tmp_path / "p.yml"
     packet.write(path)
     assert Packet.read(path) == packet
@@ -109,25 +130,44 @@ def test_fingerprints_compare_as_values():
 
 
 def test_scope_comes_from_meta_with_command_line_overrides():
-    meta = {"partition_by": "trip_date", "business_key": ["trip_id"], "order_by": ["updated_at"], "protected": True,
-            "additive": ["fare"]}
+    meta = {
+        "partition_by": "trip_date",
+        "business_key": ["trip_id"],
+        "order_by": ["updated_at"],
+        "protected": True,
+        "additive": ["fare"],
+    }
     spec = BackfillSpec.resolve("fct_trips", meta, {"additive": "fare,tip", "business_key": None})
     assert spec.partition_by == "trip_date" and spec.business_key == ("trip_id",)
     assert spec.additive == ("fare", "tip") and spec.protected
 
 
-@pytest.mark.parametrize("meta, overrides, message", [
-    (None, {}, "has no meta.backfill"),
-    ({"business_key": ["trip_id"]}, {}, "partition_by"),
-    ({"partition_by": "trip_date"}, {}, "business_key"),
-    ({"partition_by": "trip_date", "business_key": ["trip_id"], "partiton_by": "x"}, {}, "unknown key"),
-    ({"partition_by": "trip_date", "business_key": [1]}, {}, "list of column names"),
-    ({"partition_by": "trip_date", "business_key": ["trip_id"], "checks": {"row_count_change_pct": 5}}, {},
-     "checks of fct_trips must be a list of one-key mappings"),
-    ({"partition_by": "trip_date", "business_key": ["trip_id"], "checks": [{"a": 1, "b": 2}]}, {}, "one-key mappings"),
-    ({"partition_by": "trip_date", "business_key": ["trip_id"], "cost_warning": {"rows": -1}}, {}, "positive integers"),
-    ({"partition_by": "trip_date", "business_key": ["trip_id"], "cost_warning": {"tb": 1}}, {}, "cost_warning"),
-])
+@pytest.mark.parametrize(
+    "meta, overrides, message",
+    [
+        (None, {}, "has no meta.backfill"),
+        ({"business_key": ["trip_id"]}, {}, "partition_by"),
+        ({"partition_by": "trip_date"}, {}, "business_key"),
+        ({"partition_by": "trip_date", "business_key": ["trip_id"], "partiton_by": "x"}, {}, "unknown key"),
+        ({"partition_by": "trip_date", "business_key": [1]}, {}, "list of column names"),
+        (
+            {"partition_by": "trip_date", "business_key": ["trip_id"], "checks": {"row_count_change_pct": 5}},
+            {},
+            "checks of fct_trips must be a list of one-key mappings",
+        ),
+        (
+            {"partition_by": "trip_date", "business_key": ["trip_id"], "checks": [{"a": 1, "b": 2}]},
+            {},
+            "one-key mappings",
+        ),
+        (
+            {"partition_by": "trip_date", "business_key": ["trip_id"], "cost_warning": {"rows": -1}},
+            {},
+            "positive integers",
+        ),
+        ({"partition_by": "trip_date", "business_key": ["trip_id"], "cost_warning": {"tb": 1}}, {}, "cost_warning"),
+    ],
+)
 def test_an_incomplete_scope_is_a_clear_error(meta, overrides, message):
     with pytest.raises(BackfillError, match=message):
         BackfillSpec.resolve("fct_trips", meta, overrides)
@@ -174,25 +214,36 @@ def test_watermark_config_is_one_of_three_forms():
 def test_depends_on_window_is_a_count_of_partitions_before_and_after():
     base = {"partition_by": "d", "business_key": "k"}
     assert BackfillSpec.resolve("m", base, {}).depends_on_window == {}
-    assert BackfillSpec.resolve("m", {**base, "depends_on_window": {"after": 27}}, {}).depends_on_window == \
-        {"before": 0, "after": 27}
+    assert BackfillSpec.resolve("m", {**base, "depends_on_window": {"after": 27}}, {}).depends_on_window == {
+        "before": 0,
+        "after": 27,
+    }
     for bad in ({"after": -1}, {"after": "27"}, {"after": True}, {"later": 3}, [27], "27"):
-        with pytest.raises(BackfillError, match="depends_on_window of m must be {before: N, after: N}"):
+        with pytest.raises(BackfillError, match=r"depends_on_window of m must be \{before: N, after: N\}"):
             BackfillSpec.resolve("m", {**base, "depends_on_window": bad}, {})
 
 
 def test_a_packet_whose_gate_failed_cannot_be_approved(tmp_path):
     path = tmp_path / "p.yml"
-    dataclasses.replace(make_packet(), gates=({"check": "no_new_nulls:fare", "partition": "2026-03-01",
-                                               "passed": False},)).write(path)
-    with pytest.raises(BackfillRefused, match="no_new_nulls:fare on 2026-03-01.*for review only"):
+    dataclasses.replace(
+        make_packet(), gates=({"check": "no_new_nulls:fare", "partition": "2026-03-01", "passed": False},)
+    ).write(path)
+    with pytest.raises(BackfillRefused, match=r"no_new_nulls:fare on 2026-03-01.*for review only"):
         approve(path, "Dana Owner", now=NOW)
     assert Packet.read(path).approval is None
 
 
 def test_checks_and_cost_warning_resolve_from_meta():
-    spec = BackfillSpec.resolve("fct_trips", {"partition_by": "trip_date", "business_key": "trip_id",
-                                              "checks": [{"row_count_change_pct": 5}], "cost_warning": {"rows": 10}}, {})
+    spec = BackfillSpec.resolve(
+        "fct_trips",
+        {
+            "partition_by": "trip_date",
+            "business_key": "trip_id",
+            "checks": [{"row_count_change_pct": 5}],
+            "cost_warning": {"rows": 10},
+        },
+        {},
+    )
     assert spec.checks == ({"row_count_change_pct": 5},) and spec.cost_warning == {"rows": 10}
 
 
@@ -202,7 +253,7 @@ def test_a_packet_with_yaml_aliases_or_of_an_unplanned_size_is_refused_before_it
     levels = ["a0: &a0 [x, x, x, x, x, x, x, x, x]"]
     levels += [f"a{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 12)]
     bomb.write_text("\n".join(levels) + "\n")
-    with pytest.raises(BackfillError, match="is not valid YAML .*a packet holds no YAML aliases"):
+    with pytest.raises(BackfillError, match=r"is not valid YAML .*a packet holds no YAML aliases"):
         approve(bomb, "Dana Owner")
     huge = tmp_path / "huge.yml"
     huge.write_text("run_id: r\nnote: " + "x" * (16 * 1024 * 1024) + "\n")
@@ -223,11 +274,12 @@ def test_a_packet_is_written_without_aliases_even_where_values_repeat(tmp_path):
 
 def test_out_never_names_a_file_a_plan_did_not_make(tmp_path):
     from dbt_backfill.workflow.plan import check_out_path
+
     notes = tmp_path / "NOTES.md"
     notes.write_text("my notes\n")
     with pytest.raises(BackfillError, match="a packet is YAML"):
         check_out_path(tmp_path / "x.md")
-    with pytest.raises(BackfillError, match="NOTES.md exists and is no packet's written plan"):
+    with pytest.raises(BackfillError, match=r"NOTES\.md exists and is no packet's written plan"):
         check_out_path(tmp_path / "NOTES.yml")
     mine = tmp_path / "mine.yml"
     mine.write_text("owner: me\n")
@@ -240,11 +292,13 @@ def test_out_never_names_a_file_a_plan_did_not_make(tmp_path):
 
 def test_the_commitments_buckets_keep_each_aggregate_to_about_4096_digests():
     from reference_fingerprint import commitment_bucket_digits
+
     assert [commitment_bucket_digits(n) for n in (0, 4096, 4097, 65536, 65537, 10**7, 10**12)] == [0, 0, 1, 1, 2, 3, 4]
 
 
 def test_data_values_reach_the_terminal_escaped_and_bounded():
     from dbt_backfill.cli import shown
+
     assert shown("18.00") == "18.00" and shown("2026-03-01") == "2026-03-01" and shown(None) == "NULL"
     assert shown("a\nb") == '"a\\nb"'
     assert shown("\x1b[2J\x9b\u202e") == '"\\u001b[2J\\u009b\\u202e"'

@@ -2,15 +2,15 @@
 newer repair, `partitions` and `status` name the run that wrote each partition last, and `apply --cascade` never
 exits 0 while a model downstream differs from a full build of it. Real dbt on PostgreSQL and DuckDB; every
 refusal is asserted with its exit status, its words and every published table's rows."""
+
 from decimal import Decimal
 
 import pytest
 import yaml
-
 from backends import TRANSACTIONAL_ADAPTERS
 from conftest import trips_on
-from test_tampering import approved, refused, snapshot
 from dbt_backfill.demo import BACKFILL_DAYS as SEED_DAYS
+from test_tampering import approved, refused, snapshot
 
 trips = trips_on(TRANSACTIONAL_ADAPTERS)
 
@@ -45,27 +45,37 @@ def test_a_rollback_of_an_older_run_never_undoes_a_later_repair_of_the_same_part
 
     result = trips.backfill("rollback", str(path_a))
 
-    refused(result, f"partition 2026-03-01 was written after run {a['run_id']}: run {b['run_id']} (approved by Lee "
-                    f"Owner) replaced it at ")
+    refused(
+        result,
+        f"partition 2026-03-01 was written after run {a['run_id']}: run {b['run_id']} (approved by Lee "
+        f"Owner) replaced it at ",
+    )
     assert f", after run {a['run_id']} itself was rolled back at " in result.stderr
     assert "(by Sam Ops). Rolling back run " in result.stderr
-    assert ("now would undo that later repair, so nothing was restored: every partition is unchanged. Run "
-            f"{a['run_id']} has nothing left to undo there. To undo run {b['run_id']}: "
-            f"`dbt-backfill rollback backfills/q1_fix_v3.yml`.") in result.stderr
+    assert (
+        "now would undo that later repair, so nothing was restored: every partition is unchanged. Run "
+        f"{a['run_id']} has nothing left to undo there. To undo run {b['run_id']}: "
+        f"`dbt-backfill rollback backfills/q1_fix_v3.yml`."
+    ) in result.stderr
     assert snapshot(trips) == repaired
 
     # status of the older packet names the run whose rows the partitions hold, and what each packet's rollback does
     status = ok(trips.backfill("status", str(path_a)))
     assert (f"2026-03-01 holds what run {b['run_id']} (approved by Lee Owner) wrote at ") in status.stdout
-    assert ("(this run was rolled back there before); `dbt-backfill rollback backfills/q1_fix_v3.yml` undoes that "
-            "run") in status.stdout
+    assert (
+        "(this run was rolled back there before); `dbt-backfill rollback backfills/q1_fix_v3.yml` undoes that run"
+    ) in status.stdout
     # 2026-03-03, which neither repair changes, B's apply found already holding its rows: B's now
-    assert (f"2026-03-03 holds what run {b['run_id']} (approved by Lee Owner) took as its own (it already held its "
-            f"approved rows) at ") in status.stdout
+    assert (
+        f"2026-03-03 holds what run {b['run_id']} (approved by Lee Owner) took as its own (it already held its "
+        f"approved rows) at "
+    ) in status.stdout
     ok(trips.backfill("verify", str(path_b)))
     # clean: the newer run's backups are still needed; the older run, rolled back already, needs none
     kept = trips.backfill("clean", str(path_b))
-    refused(kept, "partition(s) 2026-03-01, 2026-03-02 can still be rolled back from their backups: nothing was dropped.")
+    refused(
+        kept, "partition(s) 2026-03-01, 2026-03-02 can still be rolled back from their backups: nothing was dropped."
+    )
     ok(trips.backfill("clean", str(path_a)))
     assert not [t for t in trips.tables_in("analytics_backfill") if a["run_id"] in t]
     assert snapshot(trips) == repaired
@@ -89,14 +99,18 @@ def test_an_older_approval_never_overwrites_a_partition_a_later_approved_run_wro
     result = trips.backfill("apply", str(path_a))
 
     refused(result, f"partition 2026-03-01 was replaced by run {b['run_id']} at ")
-    assert (f", approved by Lee Owner at {b['approval']['approved_at']}, after this run's approval (by Dana Owner at "
-            f"{a['approval']['approved_at']}): the later approval supersedes this one there, and that run was rolled "
-            "back since. Nothing was replaced; the target is unchanged. To repair from what the table holds now, "
-            "plan again: `dbt-backfill plan fct_trips --partitions 2026-03-01,2026-03-02,2026-03-03`.") in result.stderr
+    assert (
+        f", approved by Lee Owner at {b['approval']['approved_at']}, after this run's approval (by Dana Owner at "
+        f"{a['approval']['approved_at']}): the later approval supersedes this one there, and that run was rolled "
+        "back since. Nothing was replaced; the target is unchanged. To repair from what the table holds now, "
+        "plan again: `dbt-backfill plan fct_trips --partitions 2026-03-01,2026-03-02,2026-03-03`."
+    ) in result.stderr
     assert snapshot(trips) == before
 
 
-@pytest.mark.parametrize("trips", ["duckdb"], indirect=True)  # the ledger is the same SQL on every engine: the majors run on both
+@pytest.mark.parametrize(
+    "trips", ["duckdb"], indirect=True
+)  # the ledger is the same SQL on every engine: the majors run on both
 def test_a_rollback_restores_only_what_its_run_wrote_and_partitions_names_each_writer(trips):
     stale = {day: fares(trips, day) for day in ("2026-03-01", "2026-03-02")}
     path_a, a = plan_and_approve(trips, "a", ["2026-03-01"], by="Dana Owner")
@@ -104,21 +118,29 @@ def test_a_rollback_restores_only_what_its_run_wrote_and_partitions_names_each_w
     # the second plan's review names the first, open over the same partition
     review = yaml.safe_load(path_b.read_text())["review"]["checks"][2]["finding"]
     assert (f"Other runs over these partitions: run {a['run_id']} (planned ") in review
-    assert ", 2026-03-01): no approval recorded, not applied: open." in review  # approved offline: the trail cannot know
+    assert (
+        ", 2026-03-01): no approval recorded, not applied: open." in review
+    )  # approved offline: the trail cannot know
     ok(trips.backfill("apply", str(path_a)))
     applied = ok(trips.backfill("apply", str(path_b)))  # 2026-03-01 already holds these rows: skipped
-    assert (f"  2026-03-01: the same rows as run {a['run_id']} (approved by Dana Owner) replaced it at ") in applied.stdout
+    assert (
+        f"  2026-03-01: the same rows as run {a['run_id']} (approved by Dana Owner) replaced it at "
+    ) in applied.stdout
     repaired = {day: fares(trips, day) for day in stale}
     assert repaired != stale
 
     result = ok(trips.backfill("rollback", str(path_b), "--by", "Sam Ops"))
 
     assert "restored 2026-03-02, each equal to its fingerprint before the apply." in result.stdout
-    assert (f"Left 2026-03-01 as it is, not replaced by this run: run {a['run_id']} (approved by Dana Owner) replaced "
-            "it at ") in result.stdout
+    assert (
+        f"Left 2026-03-01 as it is, not replaced by this run: run {a['run_id']} (approved by Dana Owner) replaced "
+        "it at "
+    ) in result.stdout
     assert "and it still holds those rows; `dbt-backfill rollback backfills/a.yml` undoes that." in result.stdout
-    assert {day: fares(trips, day) for day in stale} == {"2026-03-01": repaired["2026-03-01"],
-                                                         "2026-03-02": stale["2026-03-02"]}
+    assert {day: fares(trips, day) for day in stale} == {
+        "2026-03-01": repaired["2026-03-01"],
+        "2026-03-02": stale["2026-03-02"],
+    }
 
     ledger = ok(trips.backfill("partitions", "fct_trips", "--json")).json()
     by_value = {entry["value"]: entry for entry in ledger["partitions"]}
@@ -130,12 +152,17 @@ def test_a_rollback_restores_only_what_its_run_wrote_and_partitions_names_each_w
     # a partition no run wrote, and one the live job changed after the run wrote it
     trips.query("update analytics.fct_trips set fare = fare + 1 where trip_date = '2026-03-01'")
     text = ok(trips.backfill("partitions", "fct_trips", "--partitions", "2026-02-28..2026-03-01")).stdout
-    assert "2026-02-28  " in text and "no dbt-backfill write recorded: as the live job (or another writer) left it" in text
+    assert (
+        "2026-02-28  " in text and "no dbt-backfill write recorded: as the live job (or another writer) left it" in text
+    )
     assert (f"changed since run {a['run_id']} (approved by Dana Owner) replaced it at ") in text
     assert ": by the live job or another writer" in text
     # the same ledger on the pure-dbt path
-    pure = ok(trips.dbt("run-operation", "dbt_backfill.partition_ledger", "--args",
-                        "{model: fct_trips, partitions: 2026-03-02}"))
+    pure = ok(
+        trips.dbt(
+            "run-operation", "dbt_backfill.partition_ledger", "--args", "{model: fct_trips, partitions: 2026-03-02}"
+        )
+    )
     assert "  2026-03-02  " in pure.stdout
     assert f"as last written: run {b['run_id']} (approved by Lee Owner) rolled it back at " in pure.stdout
 
@@ -162,43 +189,67 @@ select trip_date from {{ ref('fct_trips') }} where status = 'completed'
 def test_a_cascade_over_a_downstream_model_it_cannot_map_exits_non_zero_naming_every_differing_partition(trips):
     (trips.dir / "models" / "monthly_fares.sql").write_text(MONTHLY_SQL)
     (trips.dir / "models" / "completed_days.sql").write_text(COMPLETED_DAYS_SQL)
-    (trips.dir / "models" / "monthly_fares.yml").write_text(yaml.safe_dump({"version": 2, "models": [
-        {"name": "monthly_fares", "config": {"meta": {"backfill": {"partition_by": "fare_month",
-                                                                   "business_key": ["fare_month"]}}}}]}))
+    (trips.dir / "models" / "monthly_fares.yml").write_text(
+        yaml.safe_dump(
+            {
+                "version": 2,
+                "models": [
+                    {
+                        "name": "monthly_fares",
+                        "config": {
+                            "meta": {"backfill": {"partition_by": "fare_month", "business_key": ["fare_month"]}}
+                        },
+                    }
+                ],
+            }
+        )
+    )
     ok(trips.dbt("run", "--select", "monthly_fares", "completed_days"))
     path, _ = plan_and_approve(trips, "root", ["2026-03-01", "2026-03-02", "2026-03-03"])
     # and a model that becomes a child of the root after its plan: not covered by the approval, still checked
     (trips.dir / "models" / "fares_by_status.sql").write_text(BY_STATUS_SQL)
     ok(trips.dbt("run", "--select", "fares_by_status"))
-    downstream = {name: trips.rows(f"analytics.{name}") for name in ("monthly_fares", "fares_by_status", "completed_days")}
+    downstream = {
+        name: trips.rows(f"analytics.{name}") for name in ("monthly_fares", "fares_by_status", "completed_days")
+    }
 
     result = trips.backfill("apply", str(path), "--cascade")
 
     assert result.returncode == 4, result.output
     assert "Cascade: daily_fares applied: 2 partition(s) replaced" in result.stdout
-    assert ("monthly_fares: its partitions do not map onto the root's, so it was not rebuilt; compared with a full "
-            "build of it now, partition(s) 202603 differ from a full build of it: repair with "
-            "`dbt-backfill plan monthly_fares --partitions 202603`") in result.stderr
+    assert (
+        "monthly_fares: its partitions do not map onto the root's, so it was not rebuilt; compared with a full "
+        "build of it now, partition(s) 202603 differ from a full build of it: repair with "
+        "`dbt-backfill plan monthly_fares --partitions 202603`"
+    ) in result.stderr
     # the same rows, fewer times: two trips are no longer completed
-    assert ("completed_days: its partitions do not map onto the root's, so it was not rebuilt; compared with a full "
-            "build of it now, 2 row(s) differ from a full build of it: repair with `dbt run --select completed_days "
-            "--full-refresh`") in result.stderr
-    assert ("fares_by_status: it became downstream of the root after the root's plan, so it was not rebuilt; compared "
-            "with a full build of it now, ") in result.stderr
+    assert (
+        "completed_days: its partitions do not map onto the root's, so it was not rebuilt; compared with a full "
+        "build of it now, 2 row(s) differ from a full build of it: repair with `dbt run --select completed_days "
+        "--full-refresh`"
+    ) in result.stderr
+    assert (
+        "fares_by_status: it became downstream of the root after the root's plan, so it was not rebuilt; compared "
+        "with a full build of it now, "
+    ) in result.stderr
     assert "row(s) differ from a full build of it: repair with `dbt run --select fares_by_status`" in result.stderr
     assert result.stderr.startswith("root applied, downstream left to you: ")
     # the root is applied; what was left is as it was
-    assert trips.query("select sum(fare) from analytics.fct_trips where trip_date between '2026-03-01' and "
-                       "'2026-03-03'") == [(Decimal("349.00"),)]
+    assert trips.query(
+        "select sum(fare) from analytics.fct_trips where trip_date between '2026-03-01' and '2026-03-03'"
+    ) == [(Decimal("349.00"),)]
     assert {name: trips.rows(f"analytics.{name}") for name in downstream} == downstream
 
 
 # -- five runs and the live job over overlapping partitions -------------------------------------------------------
 
+
 def event(project, event_id, trip_id, day, fare, status="corrected", at="2026-04-01 10:00:00+00"):
     """A late event lands in the source."""
-    project.query(f"insert into raw.trip_events (event_id, trip_id, trip_date, fare, status, updated_at) values "
-                  f"({event_id}, {trip_id}, '{day}', {fare}, '{status}', cast('{at}' as timestamp with time zone))")
+    project.query(
+        f"insert into raw.trip_events (event_id, trip_id, trip_date, fare, status, updated_at) values "
+        f"({event_id}, {trip_id}, '{day}', {fare}, '{status}', cast('{at}' as timestamp with time zone))"
+    )
 
 
 def audit_last_writes(project):
@@ -206,11 +257,14 @@ def audit_last_writes(project):
     of the last write of the run whose rows it holds (a replacement or an apply that found its rows already there
     puts a run on top, a rollback takes it off), else of its last write."""
     import json
-    rows = project.query("select partition_value, run_id, event, outcome, fingerprint_after from "
-                         "analytics_backfill.dbt_backfill_audit where target like '%fct_trips' and (event = "
-                         "'partition_replaced' or (event = 'partition_skipped' and outcome = 'already equal to the "
-                         "approval') or (event = 'rolled_back' and outcome in ('restored', 'released'))) "
-                         "order by recorded_at")
+
+    rows = project.query(
+        "select partition_value, run_id, event, outcome, fingerprint_after from "
+        "analytics_backfill.dbt_backfill_audit where target like '%fct_trips' and (event = "
+        "'partition_replaced' or (event = 'partition_skipped' and outcome = 'already equal to the "
+        "approval') or (event = 'rolled_back' and outcome in ('restored', 'released'))) "
+        "order by recorded_at"
+    )
     writes, holders = {}, {}
     for value, run, kind, outcome, after in rows:
         event = {"partition_replaced": "replaced", "partition_skipped": "adopted"}.get(kind, outcome)
@@ -220,12 +274,14 @@ def audit_last_writes(project):
             stack.remove(run)
         if event in ("replaced", "adopted"):
             stack.append(run)
+
     def standing(ws, run):  # an adoption right after the run's own replacement adds nothing to it
         kept = []
         for w in ws:
             if w[0] == run and not (w[1] == "adopted" and kept and kept[-1][1] == "replaced"):
                 kept.append(w)
         return kept[-1]
+
     return {value: standing(ws, holders[value][-1]) if holders[value] else ws[-1] for value, ws in writes.items()}
 
 
@@ -253,8 +309,11 @@ def test_five_runs_and_the_live_job_over_overlapping_partitions_and_what_each_co
     ledger = ledger_agrees(trips)
     assert set(ledger) == set(SEED_DAYS) and ledger["2026-03-03"]["event"] == "adopted"  # unchanged by the repair
     again = ok(trips.backfill("apply", str(path_a)))
-    assert again.stdout.startswith(f"Applied {a['run_id']} to ") and ": nothing replaced, every partition already " \
-        "equals the approval (read now)." in again.stdout and "rows before" not in again.stdout
+    assert (
+        again.stdout.startswith(f"Applied {a['run_id']} to ")
+        and ": nothing replaced, every partition already equals the approval (read now)." in again.stdout
+        and "rows before" not in again.stdout
+    )
     assert "Next: every partition is as approved" in ok(trips.backfill("status", str(path_a))).stdout
 
     # the live job moves forward: a new day, published by its own run
@@ -283,25 +342,41 @@ def test_five_runs_and_the_live_job_over_overlapping_partitions_and_what_each_co
 
     # A cannot be rolled back over B; B can, and then A can
     before = snapshot(trips)
-    refused(trips.backfill("rollback", str(path_a)), f"partition 2026-03-02 was written after run {a['run_id']}: run "
-                                                    f"{b['run_id']} (approved by Lee Owner) replaced it at ")
+    refused(
+        trips.backfill("rollback", str(path_a)),
+        f"partition 2026-03-02 was written after run {a['run_id']}: run "
+        f"{b['run_id']} (approved by Lee Owner) replaced it at ",
+    )
     assert snapshot(trips) == before
     ok(trips.backfill("rollback", str(path_b), "--by", "Sam Ops"))
     ledger = ledger_agrees(trips)  # 2026-03-02 holds A's rows again: A's replacement is what stands
-    assert ledger["2026-03-02"]["said"].startswith(f"as last written: run {a['run_id']} (approved by Dana Owner) "
-                                                   f"replaced it at ")
+    assert ledger["2026-03-02"]["said"].startswith(
+        f"as last written: run {a['run_id']} (approved by Dana Owner) replaced it at "
+    )
     ok(trips.backfill("verify", str(path_a)))
     ok(trips.backfill("rollback", str(path_a), "--by", "Sam Ops"))
     ledger_agrees(trips)
     assert "Next: run " in ok(trips.backfill("status", str(path_a))).stdout
 
     # run C, on the pure-dbt path (a dbt Cloud job), over all three days: its review names A and B
-    plan_c = ok(trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
-                          "{model: fct_trips, partitions: 2026-03-01..2026-03-03}"))
+    plan_c = ok(
+        trips.dbt(
+            "run-operation",
+            "dbt_backfill.plan_backfill",
+            "--args",
+            "{model: fct_trips, partitions: 2026-03-01..2026-03-03}",
+        )
+    )
     c = plan_c.result("plan_backfill")
     assert f"run {a['run_id']} (planned " in plan_c.stdout and "rolled back at " in plan_c.stdout
-    ok(trips.dbt("run-operation", "dbt_backfill.apply_backfill", "--args",
-                 f"{{run_id: {c['run_id']}, approved_sha256: {c['packet_sha256']}, approved_by: Kim Owner}}"))
+    ok(
+        trips.dbt(
+            "run-operation",
+            "dbt_backfill.apply_backfill",
+            "--args",
+            f"{{run_id: {c['run_id']}, approved_sha256: {c['packet_sha256']}, approved_by: Kim Owner}}",
+        )
+    )
     ledger = ledger_agrees(trips)
     assert {ledger[d]["run_id"] for d in ("2026-03-01", "2026-03-02")} == {c["run_id"]}
     assert ledger["2026-03-02"]["approved_by"] == "Kim Owner"
@@ -309,7 +384,7 @@ def test_five_runs_and_the_live_job_over_overlapping_partitions_and_what_each_co
     # E is approved, then D (later) over an overlapping day; D is applied and rolled back: E's older approval no
     # longer writes 2026-03-01
     event(trips, 32, 1001, "2026-03-01", 26.00)
-    path_e, e = plan_and_approve(trips, "e", ["2026-03-01"], by="Dana Owner")
+    path_e, _e = plan_and_approve(trips, "e", ["2026-03-01"], by="Dana Owner")
     path_d, d = plan_and_approve(trips, "d", ["2026-03-01", "2026-03-02"])
     ok(trips.backfill("apply", str(path_d)))
     ok(trips.backfill("rollback", str(path_d), "--by", "Sam Ops"))
@@ -325,7 +400,10 @@ def test_five_runs_and_the_live_job_over_overlapping_partitions_and_what_each_co
 
 # -- the live job is not an intruder ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("trips", ["duckdb"], indirect=True)  # the ledger is the same SQL on every engine: the majors run on both
+
+@pytest.mark.parametrize(
+    "trips", ["duckdb"], indirect=True
+)  # the ledger is the same SQL on every engine: the majors run on both
 def test_the_control_partition_is_a_closed_one_so_the_live_job_s_run_never_blocks_an_apply(trips):
     # every day but the newest, which the live job is still writing: no closed partition lies outside the scope
     path, packet = plan_and_approve(trips, "all_but_newest", ["2026-02-28", "2026-03-01", "2026-03-02", "2026-03-03"])
@@ -335,8 +413,9 @@ def test_the_control_partition_is_a_closed_one_so_the_live_job_s_run_never_block
     applied = ok(trips.backfill("apply", str(path)))
 
     assert "Applied " in applied.stdout
-    assert trips.query("select sum(fare) from analytics.fct_trips where trip_date between '2026-03-01' and "
-                       "'2026-03-03'") == [(Decimal("349.00"),)]
+    assert trips.query(
+        "select sum(fare) from analytics.fct_trips where trip_date between '2026-03-01' and '2026-03-03'"
+    ) == [(Decimal("349.00"),)]
 
 
 @pytest.mark.parametrize("trips", ["postgres"], indirect=True)  # DuckDB pins every input by its content already
@@ -362,26 +441,34 @@ def test_a_scheduled_run_that_rewrites_the_same_rows_of_a_model_upstream_voids_n
 
 # -- input a person gets wrong, and the review ---------------------------------------------------------------------
 
-@pytest.mark.parametrize("trips", ["duckdb"], indirect=True)  # the ledger is the same SQL on every engine: the majors run on both
+
+@pytest.mark.parametrize(
+    "trips", ["duckdb"], indirect=True
+)  # the ledger is the same SQL on every engine: the majors run on both
 def test_a_range_leaves_out_values_no_side_holds_and_the_review_flags_a_protected_model_without_its_guard(trips):
     project_yml = trips.dir / "dbt_project.yml"
     project_yml.write_text(project_yml.read_text().replace('      - "{{ dbt_backfill.full_refresh_guard() }}"\n', ""))
     planned = ok(trips.plan("fct_trips", ["2026-02-20..2026-03-01"], "--out", "backfills/range.yml"))
 
-    assert ("Left out of the range(s): 8 value(s) with no rows in the target or in the model's output, found before "
-            "anything was built: 2026-02-20, 2026-02-21, 2026-02-22, 2026-02-23, 2026-02-24, 2026-02-25, 2026-02-26, "
-            "2026-02-27") in planned.stdout
+    assert (
+        "Left out of the range(s): 8 value(s) with no rows in the target or in the model's output, found before "
+        "anything was built: 2026-02-20, 2026-02-21, 2026-02-22, 2026-02-23, 2026-02-24, 2026-02-25, 2026-02-26, "
+        "2026-02-27"
+    ) in planned.stdout
     packet = yaml.safe_load((trips.dir / "backfills/range.yml").read_text())
     assert [p["value"] for p in packet["partitions"]] == ["2026-02-28", "2026-03-01"]
     assert "- **Left out of the range(s):** 8 value(s)" in (trips.dir / "backfills/range.md").read_text()
     check = packet["review"]["checks"][2]
     assert check["severity"] == "warn" and packet["review"]["verdict"] == "RESTRUCTURE FIRST"
-    assert check["finding"].startswith("meta.backfill.protected is true, but the model has no "
-                                       "dbt_backfill.full_refresh_guard() pre-hook")
+    assert check["finding"].startswith(
+        "meta.backfill.protected is true, but the model has no dbt_backfill.full_refresh_guard() pre-hook"
+    )
     assert "Added keys (sample):" not in planned.stdout  # the seed's repair changes rows, adds none
-    refused(trips.backfill("approve", "backfills/range.yml", "--by", "Dana Owner", dbt_options=False),
-            "the plan's review judged this packet RESTRUCTURE FIRST (No collision with the scheduled run: "
-            "meta.backfill.protected is true")
+    refused(
+        trips.backfill("approve", "backfills/range.yml", "--by", "Dana Owner", dbt_options=False),
+        "the plan's review judged this packet RESTRUCTURE FIRST (No collision with the scheduled run: "
+        "meta.backfill.protected is true",
+    )
     # a value named alone that no side holds is still refused, after its builds
     alone = trips.plan("fct_trips", ["2026-02-20"])
     assert alone.returncode == 1 and "2026-02-20 hold no rows in the target and none in the model" in alone.stderr
@@ -391,54 +478,88 @@ def test_a_range_leaves_out_values_no_side_holds_and_the_review_flags_a_protecte
     assert "Did you mean fct_trips" in unknown.stderr
 
 
-@pytest.mark.parametrize("trips", ["duckdb"], indirect=True)  # the ledger is the same SQL on every engine: the majors run on both
+@pytest.mark.parametrize(
+    "trips", ["duckdb"], indirect=True
+)  # the ledger is the same SQL on every engine: the majors run on both
 def test_on_the_pure_dbt_path_a_blocked_plan_fails_the_job_and_a_person_reads_lines_not_json(trips):
     trips.query("delete from raw.trip_events where trip_date = '2026-02-28'")
     quiet = {**trips.env, "DBT_BACKFILL_DEBUG": ""}
 
-    blocked = trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
-                        "{model: fct_trips, partitions: [2026-02-28]}", env=quiet)
+    blocked = trips.dbt(
+        "run-operation",
+        "dbt_backfill.plan_backfill",
+        "--args",
+        "{model: fct_trips, partitions: [2026-02-28]}",
+        env=quiet,
+    )
 
     assert blocked.returncode == 1, blocked.output
-    assert ("dbt_backfill refused (review_blocked): the review judged the plan BLOCK (Bounded, verifiable, reversible: "
-            "reconciliation gate failed: row_count_change_pct on 2026-02-28 (100.00 %, expected <= 50 %)). The packet is "
-            "recorded for review only (run ") in blocked.stdout, blocked.stdout
+    assert (
+        "dbt_backfill refused (review_blocked): the review judged the plan BLOCK (Bounded, verifiable, reversible: "
+        "reconciliation gate failed: row_count_change_pct on 2026-02-28 (100.00 %, expected <= 50 %)). The packet is "
+        "recorded for review only (run "
+    ) in blocked.stdout, blocked.stdout
     assert "apply_backfill refuses it. Fix the cause and plan again. The target is unchanged." in blocked.stdout
     assert "<<dbt_backfill:" not in blocked.stdout
     assert "dbt_backfill: checking partition value 2026-02-28" in blocked.stdout  # one line per step
-    planned = ok(trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args",
-                           "{model: fct_trips, partitions: [2026-03-01]}", env=quiet))
+    planned = ok(
+        trips.dbt(
+            "run-operation",
+            "dbt_backfill.plan_backfill",
+            "--args",
+            "{model: fct_trips, partitions: [2026-03-01]}",
+            env=quiet,
+        )
+    )
     assert "Packet recorded in " in planned.stdout and "approved_by: <name>}'" in planned.stdout
     history = ok(trips.dbt("run-operation", "dbt_backfill.backfill_history", "--args", "{model: fct_trips}", env=quiet))
     assert "<<dbt_backfill:" not in history.stdout
     header = next(line for line in history.stdout.splitlines() if "recorded at" in line)
-    assert header.split("recorded at", 1)[1].split() == ["run", "model", "event", "partition", "approved", "by", "by",
-                                                        "outcome"]
+    assert header.split("recorded at", 1)[1].split() == [
+        "run",
+        "model",
+        "event",
+        "partition",
+        "approved",
+        "by",
+        "by",
+        "outcome",
+    ]
 
 
-@pytest.mark.parametrize("trips", ["duckdb"], indirect=True)  # the ledger is the same SQL on every engine: the majors run on both
+@pytest.mark.parametrize(
+    "trips", ["duckdb"], indirect=True
+)  # the ledger is the same SQL on every engine: the majors run on both
 def test_clean_orphans_gives_true_reasons_a_blocked_packet_s_stages_go_an_applied_run_s_wait_for_its_deadline(trips):
     path, packet = approved(trips)  # first: a saved state of the slot
     ok(trips.backfill("apply", str(path)))
     # a pure-dbt plan judged BLOCK (its gate fails on a day the model now empties): recorded for review only
     trips.query("delete from raw.trip_events where trip_date = '2026-02-28'")
-    gated = trips.dbt("run-operation", "dbt_backfill.plan_backfill", "--args", "{model: fct_trips, partitions: [2026-02-28]}")
+    gated = trips.dbt(
+        "run-operation", "dbt_backfill.plan_backfill", "--args", "{model: fct_trips, partitions: [2026-02-28]}"
+    )
     assert gated.returncode == 1 and "refused (review_blocked)" in gated.stdout, gated.output
     blocked = gated.result("plan_backfill")["run_id"]
 
     listed = ok(trips.backfill("clean", "--orphans", "--json")).json()["relations"]  # runs younger than a day
 
-    assert {(r["kind"], r["action"]) for r in listed if r["run_id"] == blocked} == {("build a", "drop"),
-                                                                                  ("build b", "drop")}
+    assert {(r["kind"], r["action"]) for r in listed if r["run_id"] == blocked} == {
+        ("build a", "drop"),
+        ("build b", "drop"),
+    }
     applied = [r for r in listed if r["run_id"] == packet["run_id"]]
     assert {r["reason"] for r in applied if r["kind"] != "backup"} == {
-        f"its packet can be applied until {packet['expires_at']}"}
+        f"its packet can be applied until {packet['expires_at']}"
+    }
     assert all("a plan may still be building it" not in (r["reason"] or "") for r in applied)
 
 
 # -- what the attack on the ledger found (issue 37's review) ---------------------------------------------------------
 
-@pytest.mark.parametrize("trips", ["duckdb"], indirect=True)  # the ledger is the same SQL on every engine: the majors run on both
+
+@pytest.mark.parametrize(
+    "trips", ["duckdb"], indirect=True
+)  # the ledger is the same SQL on every engine: the majors run on both
 def test_a_run_that_found_its_rows_already_there_is_on_top_and_its_rollback_only_steps_aside(trips):
     path_a, a = approved(trips)
     path_b, b = plan_and_approve(trips, "b", [p["value"] for p in a["partitions"]])
@@ -447,8 +568,11 @@ def test_a_run_that_found_its_rows_already_there_is_on_top_and_its_rollback_only
     ok(trips.backfill("verify", str(path_b)))
     repaired = snapshot(trips)
 
-    refused(trips.backfill("rollback", str(path_a)), f"partition 2026-03-01 was written after run {a['run_id']}: run "
-            f"{b['run_id']} (approved by Lee Owner) found it already holding its approved rows at ")
+    refused(
+        trips.backfill("rollback", str(path_a)),
+        f"partition 2026-03-01 was written after run {a['run_id']}: run "
+        f"{b['run_id']} (approved by Lee Owner) found it already holding its approved rows at ",
+    )
     assert snapshot(trips) == repaired
     stepped_aside = ok(trips.backfill("rollback", str(path_b), "--by", "Sam Ops"))
     assert "Left 2026-03-01 as it is, not replaced by this run: " in stepped_aside.stdout
@@ -457,7 +581,9 @@ def test_a_run_that_found_its_rows_already_there_is_on_top_and_its_rollback_only
     assert snapshot(trips) != repaired
 
 
-@pytest.mark.parametrize("trips", ["duckdb"], indirect=True)  # the ledger is the same SQL on every engine: the majors run on both
+@pytest.mark.parametrize(
+    "trips", ["duckdb"], indirect=True
+)  # the ledger is the same SQL on every engine: the majors run on both
 def test_a_rollback_never_undoes_a_full_refresh_and_never_blames_a_backup_its_run_never_made(trips):
     path_a, a = approved(trips)
     trips.query("update analytics.fct_trips set fare = fare + 1 where trip_date = '2026-03-02'")  # the live job
@@ -465,24 +591,38 @@ def test_a_rollback_never_undoes_a_full_refresh_and_never_blames_a_backup_its_ru
     refused(partial, "partition 2026-03-02 changed since the plan")
     rolled_back = ok(trips.backfill("rollback", str(path_a), "--by", "Sam Ops"))
     assert "restored 2026-03-01, each equal to its fingerprint before the apply" in rolled_back.stdout
-    assert ("Left 2026-03-02 as it is, not replaced by this run: its apply never wrote it, so there is nothing of it "
-            "to undo there.") in rolled_back.stdout
+    assert (
+        "Left 2026-03-02 as it is, not replaced by this run: its apply never wrote it, so there is nothing of it "
+        "to undo there."
+    ) in rolled_back.stdout
 
     trips.query("update analytics.fct_trips set fare = fare - 1 where trip_date = '2026-03-02'")
     ok(trips.backfill("apply", str(path_a)))
-    ok(trips.dbt("run", "--select", "fct_trips", "--full-refresh", "--vars",
-                 "{dbt_backfill_allow_full_refresh: 'rebuild all'}"))
+    ok(
+        trips.dbt(
+            "run",
+            "--select",
+            "fct_trips",
+            "--full-refresh",
+            "--vars",
+            "{dbt_backfill_allow_full_refresh: 'rebuild all'}",
+        )
+    )
     rebuilt = snapshot(trips)
     refusal = trips.backfill("rollback", str(path_a))
     refused(refusal, f"partition 2026-03-01 was written after run {a['run_id']}: a full refresh by ")
     refusal = refusal.stderr
     assert "rebuilt it at " in refusal and '("rebuild all")' in refusal
-    assert ("A full refresh cannot be rolled back; to change the partition, plan it again: `dbt-backfill plan "
-            "fct_trips --partitions 2026-03-01,2026-03-02,2026-03-03`.") in refusal
+    assert (
+        "A full refresh cannot be rolled back; to change the partition, plan it again: `dbt-backfill plan "
+        "fct_trips --partitions 2026-03-01,2026-03-02,2026-03-03`."
+    ) in refusal
     assert snapshot(trips) == rebuilt
 
 
-@pytest.mark.parametrize("trips", ["duckdb"], indirect=True)  # the ledger is the same SQL on every engine: the majors run on both
+@pytest.mark.parametrize(
+    "trips", ["duckdb"], indirect=True
+)  # the ledger is the same SQL on every engine: the majors run on both
 def test_a_later_run_whose_backups_are_gone_is_named_as_such_never_as_a_rollback_to_run(trips):
     path_a, a = approved(trips)
     ok(trips.backfill("apply", str(path_a)))
@@ -496,6 +636,8 @@ def test_a_later_run_whose_backups_are_gone_is_named_as_such_never_as_a_rollback
 
     refused(result, f"partition 2026-03-02 was written after run {a['run_id']}: run {b['run_id']}")
     assert (f"Run {b['run_id']} cannot be rolled back there either: its backup ") in result.stderr
-    assert ("is gone. To change the partition, plan it again: `dbt-backfill plan fct_trips --partitions "
-            "2026-03-01,2026-03-02,2026-03-03`.") in result.stderr
+    assert (
+        "is gone. To change the partition, plan it again: `dbt-backfill plan fct_trips --partitions "
+        "2026-03-01,2026-03-02,2026-03-03`."
+    ) in result.stderr
     assert snapshot(trips) == before

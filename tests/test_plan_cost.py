@@ -3,13 +3,13 @@ statistics), no statement a plan runs over the target and its stages is planned 
 large inputs, or a limit straight over a join (issue 39's 12-minute plan was a limit over a nested loop). Checked
 on the planner's own choice (EXPLAIN of each statement the plan ran, on the state it ran on), not on a clock:
 bench P8 measures the time."""
+
 from __future__ import annotations
 
 import json
 import re
 
 import pytest
-
 from backends import POSTGRES_ONLY
 from conftest import trips_on
 from project import BIN as BIN_DIR
@@ -55,8 +55,11 @@ def bets(plan: dict) -> list[str]:
     found = []
     for node in nodes(plan):
         children = node.get("Plans", [])
-        if node["Node Type"] == "Nested Loop" and len(children) == 2 and \
-                min(child["Plan Rows"] for child in children) >= 1000:
+        if (
+            node["Node Type"] == "Nested Loop"
+            and len(children) == 2
+            and min(child["Plan Rows"] for child in children) >= 1000
+        ):
             found.append("a nested loop over two large inputs")
         if node["Node Type"] == "Limit":
             below = children[0]
@@ -73,17 +76,29 @@ def publish_history(trips) -> None:
     afterwards, autovacuum analyzed it first on a busy machine); then a late correction of a seventh of one day's
     trips (2025-01-05)."""
     trips.publish_stale_target()
-    trips.query(f"insert into raw.trip_events select 100000 + g, 100000 + g, date '2025-01-01' + (g % {DAYS}), "
-                f"10 + g % 50, 'completed', timestamptz '2025-01-01 00:00:00+00' + (g % {DAYS}) * interval '1 day' "
-                f"from generate_series(1, {DAYS * ROWS_PER_DAY}) g")
+    trips.query(
+        f"insert into raw.trip_events select 100000 + g, 100000 + g, date '2025-01-01' + (g % {DAYS}), "
+        f"10 + g % 50, 'completed', timestamptz '2025-01-01 00:00:00+00' + (g % {DAYS}) * interval '1 day' "
+        f"from generate_series(1, {DAYS * ROWS_PER_DAY}) g"
+    )
     trips.query("analyze raw.trip_events")
-    published = trips.dbt("run", "-s", "fct_trips_variant", "--full-refresh", "--vars",
-                          "{dbt_backfill_allow_full_refresh: 'twenty days of history, published whole', "
-                          f"variant_post_hook: 'alter table {TARGET} set (autovacuum_enabled = false)'}}")
+    published = trips.dbt(
+        "run",
+        "-s",
+        "fct_trips_variant",
+        "--full-refresh",
+        "--vars",
+        "{dbt_backfill_allow_full_refresh: 'twenty days of history, published whole', "
+        f"variant_post_hook: 'alter table {TARGET} set (autovacuum_enabled = false)'}}",
+    )
     assert published.returncode == 0, published.output
-    assert trips.query(f"select reloptions from pg_class where oid = '{TARGET}'::regclass") == [(["autovacuum_enabled=false"],)]
-    trips.query("insert into raw.trip_events select event_id + 1000000, trip_id, trip_date, fare + 1, 'corrected', "
-                "updated_at + interval '30 days' from raw.trip_events where trip_date = '2025-01-05' and trip_id % 7 = 0")
+    assert trips.query(f"select reloptions from pg_class where oid = '{TARGET}'::regclass") == [
+        (["autovacuum_enabled=false"],)
+    ]
+    trips.query(
+        "insert into raw.trip_events select event_id + 1000000, trip_id, trip_date, fare + 1, 'corrected', "
+        "updated_at + interval '30 days' from raw.trip_events where trip_date = '2025-01-05' and trip_id % 7 = 0"
+    )
 
 
 def test_a_plan_over_a_freshly_published_unindexed_target_never_bets_on_a_nested_loop(trips):
@@ -93,13 +108,26 @@ def test_a_plan_over_a_freshly_published_unindexed_target_never_bets_on_a_nested
 
     # a statement that bets wrong runs for minutes: cut it short, so the test fails rather than hangs
     guarded = {**trips.env, "PGOPTIONS": "-c statement_timeout=120s"}
-    planned = trips._run([str(BIN_DIR / "dbt-backfill"), "plan", "fct_trips_variant", "--partitions", "2025-01-05",
-                          "--project-dir", str(trips.dir), "--profiles-dir", str(trips.dir)], env=guarded)
+    planned = trips._run(
+        [
+            str(BIN_DIR / "dbt-backfill"),
+            "plan",
+            "fct_trips_variant",
+            "--partitions",
+            "2025-01-05",
+            "--project-dir",
+            str(trips.dir),
+            "--profiles-dir",
+            str(trips.dir),
+        ],
+        env=guarded,
+    )
     assert planned.returncode == 0, planned.output
 
     [(tuples, autoanalyzed, indexes)] = trips.query(
         f"select c.reltuples, s.last_autoanalyze, (select count(*) from pg_index i where i.indrelid = c.oid) "
-        f"from pg_class c join pg_stat_user_tables s on s.relid = c.oid where c.oid = '{TARGET}'::regclass")
+        f"from pg_class c join pg_stat_user_tables s on s.relid = c.oid where c.oid = '{TARGET}'::regclass"
+    )
     assert (tuples, autoanalyzed, indexes) == (-1, None, 0)  # still as `dbt run` left it: nothing to plan from
     checked = 0
     for sql in statements_run(trips, since):
@@ -123,7 +151,11 @@ def test_with_an_index_on_the_key_the_key_checks_probe_it_and_still_find_every_k
     log = trips.dir / "logs" / "dbt.log"
 
     def key_checks(since: int) -> list[str]:
-        return [sql for sql in statements_run(trips, since) if " as bf_also_in" in sql and "explain" not in sql[:300].lower()]
+        return [
+            sql
+            for sql in statements_run(trips, since)
+            if " as bf_also_in" in sql and "explain" not in sql[:300].lower()
+        ]
 
     since = log.stat().st_size
     path = trips.dir / "backfills" / "indexed.yml"
@@ -136,24 +168,35 @@ def test_with_an_index_on_the_key_the_key_checks_probe_it_and_still_find_every_k
     # the live job writes two of the approved day's trips again: one into 2025-01-09, one with no day
     [(first, second)] = trips.query(f"select min(trip_id), max(trip_id) from {TARGET} where trip_date = '2025-01-05'")
     for key, day in ((first, "date '2025-01-09'"), (second, "null")):
-        trips.query(f"insert into {TARGET} select trip_id, {day}, fare, status, updated_at from {TARGET} "
-                    f"where trip_id = {key} and trip_date = '2025-01-05'")
+        trips.query(
+            f"insert into {TARGET} select trip_id, {day}, fare, status, updated_at from {TARGET} "
+            f"where trip_id = {key} and trip_date = '2025-01-05'"
+        )
     before = trips.rows(TARGET)
     since = log.stat().st_size
     applied = trips.backfill("apply", str(path))
-    refused(applied, "writing partition 2025-01-05 would publish business key(s) the target now also holds outside the "
-                     f"approved partitions: {first} (also in 2025-01-09), {second} (also in a NULL partition).")
+    refused(
+        applied,
+        "writing partition 2025-01-05 would publish business key(s) the target now also holds outside the "
+        f"approved partitions: {first} (also in 2025-01-09), {second} (also in a NULL partition).",
+    )
     assert trips.rows(TARGET) == before
     [check] = key_checks(since)
     assert "cross join lateral" in check, check
 
     again = trips.backfill("plan", "fct_trips_variant", "--partitions", "2025-01-05")
-    refused(again, f"after the backfill these keys would be in two partitions (trip_id={first} in 2025-01-05 and in "
-                   f"2025-01-09; trip_id={second} in 2025-01-05 and in a NULL partition)")
+    refused(
+        again,
+        f"after the backfill these keys would be in two partitions (trip_id={first} in 2025-01-05 and in "
+        f"2025-01-09; trip_id={second} in 2025-01-05 and in a NULL partition)",
+    )
 
 
-@pytest.mark.parametrize("index, child", [("(trip_date, trip_id)", False), ("(trip_id)", True)],
-                         ids=["an index led by the date", "a child table without the index"])
+@pytest.mark.parametrize(
+    "index, child",
+    [("(trip_date, trip_id)", False), ("(trip_id)", True)],
+    ids=["an index led by the date", "a child table without the index"],
+)
 def test_the_key_checks_do_not_probe_where_each_probe_would_read_the_history(trips, index, child):
     """A helper's attack on the probe: with an index led by the partition column, or a child table (read with the
     target) that lacks the key's index, every probe read the whole history (1.4 s and 3.2 s for 2,000 keys,
@@ -162,12 +205,16 @@ def test_the_key_checks_do_not_probe_where_each_probe_would_read_the_history(tri
     trips.query(f"create index fct_trips_variant_probe on {TARGET} {index}")
     if child:
         trips.query(f"create table analytics.fct_trips_variant_archive () inherits ({TARGET})")
-        trips.query("insert into analytics.fct_trips_variant_archive select 500000 + g, date '2024-01-01' + (g % 300), "
-                    "10, 'completed', now() from generate_series(1, 20000) g")
+        trips.query(
+            "insert into analytics.fct_trips_variant_archive select 500000 + g, date '2024-01-01' + (g % 300), "
+            "10, 'completed', now() from generate_series(1, 20000) g"
+        )
         trips.query("analyze analytics.fct_trips_variant_archive")
     trips.query(f"analyze {TARGET}")
     since = (trips.dir / "logs" / "dbt.log").stat().st_size
     planned = trips.backfill("plan", "fct_trips_variant", "--partitions", "2025-01-05")
     assert planned.returncode == 0, planned.output
-    [check] = [sql for sql in statements_run(trips, since) if " as bf_also_in" in sql and "explain" not in sql[:300].lower()]
+    [check] = [
+        sql for sql in statements_run(trips, since) if " as bf_also_in" in sql and "explain" not in sql[:300].lower()
+    ]
     assert "cross join lateral" not in check, check

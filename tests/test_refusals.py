@@ -1,12 +1,12 @@
 """Every refusal a careful engineer would expect, on PostgreSQL, DuckDB and Spark: each bad input gets exit status 3 (a
 safety refusal) or 1 (bad input), one line that says what was wrong and that the target is unchanged — and the
 tables prove it (every row of every published model is compared before and after)."""
+
 from dataclasses import dataclass
 from typing import Callable, Optional
 
 import pytest
 import yaml
-
 from backends import ADAPTERS
 
 DAYS = "2026-03-01,2026-03-02,2026-03-03"
@@ -59,12 +59,14 @@ def packet(name, command="apply"):
 
 def edited_copy(source, edit):
     """Copy a packet (approval included) to edited.yml and change it there."""
+
     def prepare(project):
         data = yaml.safe_load(project.packets_by_name[source].read_text())
         edit(data)
         target = project.dir / "backfills" / "edited.yml"
         target.write_text(yaml.safe_dump(data, sort_keys=False))
         project.packets_by_name["edited"] = target
+
     return prepare
 
 
@@ -79,7 +81,7 @@ def approval_copied(project):
 def stage_altered(project):
     first = yaml.safe_load(project.packets_by_name["first"].read_text())
     stage = first["partitions"][2]["stage_relation"]
-    project.backend.update(f'{stage["schema"]}.{stage["identifier"]}', "fare = fare + 1", "trip_id = 1010")
+    project.backend.update(f"{stage['schema']}.{stage['identifier']}", "fare = fare + 1", "trip_id = 1010")
 
 
 FAILING_GATE = "{variant_checks: [{total_matches_control: {column: fare, query: 'select 1', tolerance: 0}}]}"
@@ -88,6 +90,7 @@ FAILING_GATE = "{variant_checks: [{total_matches_control: {column: fare, query: 
 def force_approved(project):
     """The failed-gate packet with an approval bound to its exact content, as a careless hand could add."""
     from dbt_backfill.packet import Approval, Packet
+
     path = project.dir / "backfills" / "gated.yml"
     gated = Packet.read(path)
     gated.approved(Approval("Careless Hand", "2026-03-21T00:00:00+00:00", gated.sha256())).write(path)
@@ -104,97 +107,259 @@ def raise_total(data):
 CASES = [
     # 1. non-determinism
     Case("volatile source", plan("fct_trips_volatile"), 3, "the source changed between two reads"),
-    Case("random() in the transform", plan("fct_trips_variant", DAYS, "--vars", "{random_fare: true}"), 3,
-         "the two builds differ for partition(s) 2026-03-01, 2026-03-02, 2026-03-03", above_the_engine=True),
-    Case("now() in the transform", plan("fct_trips_variant", "2026-03-02", "--vars", "{now_updated: true}"), 3,
-         "the two builds differ for partition(s) 2026-03-02"),
+    Case(
+        "random() in the transform",
+        plan("fct_trips_variant", DAYS, "--vars", "{random_fare: true}"),
+        3,
+        "the two builds differ for partition(s) 2026-03-01, 2026-03-02, 2026-03-03",
+        above_the_engine=True,
+    ),
+    Case(
+        "now() in the transform",
+        plan("fct_trips_variant", "2026-03-02", "--vars", "{now_updated: true}"),
+        3,
+        "the two builds differ for partition(s) 2026-03-02",
+    ),
     # 2. keys
-    Case("null business key", plan("fct_trips_variant", DAYS, "--vars", "{null_key_trip: 1003}"), 3,
-         "2026-03-01: 1 null, 0 duplicated", above_the_engine=True),
-    Case("duplicate business key", plan("fct_trips", "2026-03-01", "--business-key", "status"), 3,
-         "the business key does not identify one row per key", above_the_engine=True),
-    Case("key moved to a partition outside the scope", plan("fct_trips_variant", "2026-03-02", "--vars",
-                                                           "{move_trip: 1005}"), 3,
-         "trip_id=1005 in 2026-03-02 and in 2026-03-01", above_the_engine=True),
+    Case(
+        "null business key",
+        plan("fct_trips_variant", DAYS, "--vars", "{null_key_trip: 1003}"),
+        3,
+        "2026-03-01: 1 null, 0 duplicated",
+        above_the_engine=True,
+    ),
+    Case(
+        "duplicate business key",
+        plan("fct_trips", "2026-03-01", "--business-key", "status"),
+        3,
+        "the business key does not identify one row per key",
+        above_the_engine=True,
+    ),
+    Case(
+        "key moved to a partition outside the scope",
+        plan("fct_trips_variant", "2026-03-02", "--vars", "{move_trip: 1005}"),
+        3,
+        "trip_id=1005 in 2026-03-02 and in 2026-03-01",
+        above_the_engine=True,
+    ),
     # the stage's key typed otherwise than the published table's (text '01005', the integer 1005 once written):
     # compared as it is it misses the move, so the plan refuses the type before any comparison
-    Case("key moved, its type and text changed", plan("fct_trips_variant", "2026-03-02", "--vars",
-                                                      "{move_trip: 1005, text_key: true, padded_key: true}"), 3,
-         "the model now produces trip_id as "),  # on Spark too: the engine's own type names
+    Case(
+        "key moved, its type and text changed",
+        plan("fct_trips_variant", "2026-03-02", "--vars", "{move_trip: 1005, text_key: true, padded_key: true}"),
+        3,
+        "the model now produces trip_id as ",
+    ),  # on Spark too: the engine's own type names
     # the mirror: the partition the row left is named, the one a full build places it in is not
-    Case("key moved out to a partition not named", plan("fct_trips_variant", "2026-03-01", "--vars",
-                                                        "{move_trip: 1005}"), 3,
-         "trip_id=1005 leaves 2026-03-01 for 2026-03-02); replacing the named partitions alone would leave them in "
-         "no partition. Add 2026-03-02 to --partitions"),
+    Case(
+        "key moved out to a partition not named",
+        plan("fct_trips_variant", "2026-03-01", "--vars", "{move_trip: 1005}"),
+        3,
+        "trip_id=1005 leaves 2026-03-01 for 2026-03-02); replacing the named partitions alone would leave them in "
+        "no partition. Add 2026-03-02 to --partitions",
+    ),
     # 3. scope
-    Case("empty stage where the target has rows", plan("fct_trips_variant", "2026-03-03", "--vars",
-                                                       "{drop_day: '2026-03-03'}"), 3,
-         "produces no rows for partition(s) 2026-03-03, where the target holds 4 rows"),
-    Case("partition that exists nowhere", plan("fct_trips", "2025-01-01"), 1, "there is nothing to repair",
-         above_the_engine=True),
-    Case("malformed partition value", plan("fct_trips", "2026-13-01"), 1,
-         'partition value "2026-13-01" is not a valid'),
-    Case("partition value of the wrong type", plan("fct_trips", "2026-03-01,last tuesday"), 1,
-         'partition value "last tuesday" is not a valid'),
-    Case("partition named twice", plan("fct_trips", "2026-03-01,2026-03-01"), 1, "named more than once", engine_free=True),
-    Case("partition named twice in two spellings", plan("fct_trips", "2026-3-2,2026-03-02"), 1,
-         'partition value "2026-3-2" becomes "2026-03-02" as a'),
-    Case("order_by with a direction that is not asc or desc", plan("fct_trips", DAYS, "--order-by", "updated_at newest"),
-         1, "'updated_at newest' is not a column optionally followed by asc or desc", engine_free=True),
-    Case("order_by naming a column the model lacks", plan("fct_trips", DAYS, "--order-by", "loaded_at desc"), 1,
-         "has no column loaded_at (named as order_by)", above_the_engine=True),
-    Case("timestamp partition column", plan("fct_trips", "2026-03-01", "--partition-by", "updated_at"), 1,
-         "a partition column must hold whole partition values"),
+    Case(
+        "empty stage where the target has rows",
+        plan("fct_trips_variant", "2026-03-03", "--vars", "{drop_day: '2026-03-03'}"),
+        3,
+        "produces no rows for partition(s) 2026-03-03, where the target holds 4 rows",
+    ),
+    Case(
+        "partition that exists nowhere",
+        plan("fct_trips", "2025-01-01"),
+        1,
+        "there is nothing to repair",
+        above_the_engine=True,
+    ),
+    Case(
+        "malformed partition value", plan("fct_trips", "2026-13-01"), 1, 'partition value "2026-13-01" is not a valid'
+    ),
+    Case(
+        "partition value of the wrong type",
+        plan("fct_trips", "2026-03-01,last tuesday"),
+        1,
+        'partition value "last tuesday" is not a valid',
+    ),
+    Case(
+        "partition named twice", plan("fct_trips", "2026-03-01,2026-03-01"), 1, "named more than once", engine_free=True
+    ),
+    Case(
+        "partition named twice in two spellings",
+        plan("fct_trips", "2026-3-2,2026-03-02"),
+        1,
+        'partition value "2026-3-2" becomes "2026-03-02" as a',
+    ),
+    Case(
+        "order_by with a direction that is not asc or desc",
+        plan("fct_trips", DAYS, "--order-by", "updated_at newest"),
+        1,
+        "'updated_at newest' is not a column optionally followed by asc or desc",
+        engine_free=True,
+    ),
+    Case(
+        "order_by naming a column the model lacks",
+        plan("fct_trips", DAYS, "--order-by", "loaded_at desc"),
+        1,
+        "has no column loaded_at (named as order_by)",
+        above_the_engine=True,
+    ),
+    Case(
+        "timestamp partition column",
+        plan("fct_trips", "2026-03-01", "--partition-by", "updated_at"),
+        1,
+        "a partition column must hold whole partition values",
+    ),
     # 4. approval integrity
     Case("apply without approval", packet("second"), 3, "the packet is not approved", engine_free=True),
-    Case("scope trimmed after approval", packet("edited"), 3, "edited after approval", edited_copy("first", drop_scope), engine_free=True),
-    Case("fingerprint edited after approval", packet("edited"), 3, "edited after approval",
-         edited_copy("first", raise_total), engine_free=True),
-    Case("approval copied from another run", packet("forged"), 3, "copied from another run", approval_copied, engine_free=True),
+    Case(
+        "scope trimmed after approval",
+        packet("edited"),
+        3,
+        "edited after approval",
+        edited_copy("first", drop_scope),
+        engine_free=True,
+    ),
+    Case(
+        "fingerprint edited after approval",
+        packet("edited"),
+        3,
+        "edited after approval",
+        edited_copy("first", raise_total),
+        engine_free=True,
+    ),
+    Case(
+        "approval copied from another run",
+        packet("forged"),
+        3,
+        "copied from another run",
+        approval_copied,
+        engine_free=True,
+    ),
     Case("verify without approval", packet("second", "verify"), 3, "the packet is not approved", engine_free=True),
     # 5. the watermark
-    Case("backfill would raise the live job's watermark", plan("fct_trips", DAYS, "--watermark-column", "updated_at"),
-         3, "would raise the live job's watermark max(updated_at)"),
+    Case(
+        "backfill would raise the live job's watermark",
+        plan("fct_trips", DAYS, "--watermark-column", "updated_at"),
+        3,
+        "would raise the live job's watermark max(updated_at)",
+    ),
     # 6. configuration
     Case("unknown model", plan("fct_trip"), 1, "no model named fct_trip", engine_free=True),
     Case("model without meta.backfill", plan("trip_events_volatile"), 1, "has no meta.backfill", engine_free=True),
-    Case("missing partition column", plan("fct_trips", DAYS, "--partition-by", "trip_day"), 1,
-         "has no column trip_day (named as partition_by)", above_the_engine=True),
-    Case("missing key column", plan("fct_trips", DAYS, "--business-key", "trip_id,driver_id"), 1,
-         "has no column driver_id (named as business_key)", above_the_engine=True),
-    Case("additive column that is not numeric", plan("fct_trips", DAYS, "--additive", "status"), 1,
-         "additive column status is"),
-    Case("excluded column that does not exist", plan("fct_trips", DAYS, "--exclude-columns", "loaded_at"), 1,
-         "has no column loaded_at (named as exclude_columns)", above_the_engine=True),
-    Case("packet that does not exist", lambda project: ["apply", str(project.dir / "nope.yml")], 1, "no packet at", engine_free=True),
+    Case(
+        "missing partition column",
+        plan("fct_trips", DAYS, "--partition-by", "trip_day"),
+        1,
+        "has no column trip_day (named as partition_by)",
+        above_the_engine=True,
+    ),
+    Case(
+        "missing key column",
+        plan("fct_trips", DAYS, "--business-key", "trip_id,driver_id"),
+        1,
+        "has no column driver_id (named as business_key)",
+        above_the_engine=True,
+    ),
+    Case(
+        "additive column that is not numeric",
+        plan("fct_trips", DAYS, "--additive", "status"),
+        1,
+        "additive column status is",
+    ),
+    Case(
+        "excluded column that does not exist",
+        plan("fct_trips", DAYS, "--exclude-columns", "loaded_at"),
+        1,
+        "has no column loaded_at (named as exclude_columns)",
+        above_the_engine=True,
+    ),
+    Case(
+        "packet that does not exist",
+        lambda project: ["apply", str(project.dir / "nope.yml")],
+        1,
+        "no packet at",
+        engine_free=True,
+    ),
     # 7. injection: values and names reach SQL only as quoted literals or as columns that exist
-    Case("quote, semicolon and comment in a partition value",
-         plan("fct_trips", "2026-03-01'); drop table analytics.fct_trips; --"), 1, "is not a valid"),
+    Case(
+        "quote, semicolon and comment in a partition value",
+        plan("fct_trips", "2026-03-01'); drop table analytics.fct_trips; --"),
+        1,
+        "is not a valid",
+    ),
     # (fct_trips_variant: fct_trips' control query compares trip_date with {partition}, which a status value is not)
-    Case("quote in a text partition value",
-         plan("fct_trips_variant", "completed' or '1'='1", "--partition-by", "status"), 1, "there is nothing to repair"),
-    Case("statement in a key column name",
-         plan("fct_trips", DAYS, "--business-key", "trip_id; drop table analytics.fct_trips"), 1,
-         "has no column trip_id; drop table analytics.fct_trips", above_the_engine=True),
-    Case("quote in the partition column name", plan("fct_trips", DAYS, "--partition-by", 'trip_date" or "1'), 1,
-         "has no column trip_date\" or \"1", above_the_engine=True),
+    Case(
+        "quote in a text partition value",
+        plan("fct_trips_variant", "completed' or '1'='1", "--partition-by", "status"),
+        1,
+        "there is nothing to repair",
+    ),
+    Case(
+        "statement in a key column name",
+        plan("fct_trips", DAYS, "--business-key", "trip_id; drop table analytics.fct_trips"),
+        1,
+        "has no column trip_id; drop table analytics.fct_trips",
+        above_the_engine=True,
+    ),
+    Case(
+        "quote in the partition column name",
+        plan("fct_trips", DAYS, "--partition-by", 'trip_date" or "1'),
+        1,
+        'has no column trip_date" or "1',
+        above_the_engine=True,
+    ),
     # 8. reconciliation gates (meta.backfill.checks)
-    Case("failed reconciliation gate", plan("fct_trips_variant", DAYS, "--vars", FAILING_GATE, "--out",
-                                            "backfills/gated.yml"), 3, "reconciliation gate(s) of meta.backfill.checks failed",
-         above_the_engine=True),
-    Case("approving a packet whose gate failed", lambda project: ["approve", "backfills/gated.yml", "--by", "Dana"], 3,
-         "it is for review only", engine_free=True),
-    Case("applying a packet whose gate failed, approved by hand", lambda project: ["apply", "backfills/gated.yml"], 3,
-         "it is for review only", force_approved, engine_free=True),
-    Case("unknown reconciliation check", plan("fct_trips_variant", DAYS, "--vars", "{variant_checks: [{within_budget: 1}]}"),
-         1, "unknown check \"within_budget\"", above_the_engine=True),
-    Case("control query that fails", plan("fct_trips_variant", DAYS, "--vars",
-                                          "{variant_checks: [{total_matches_control: {column: fare, query: 'select nope'}}]}"),
-         1, "the control query of meta.backfill.checks total_matches_control failed (see the error below). Nothing "
-            "was built; no packet was written and the target is unchanged.", above_the_engine=True),
+    Case(
+        "failed reconciliation gate",
+        plan("fct_trips_variant", DAYS, "--vars", FAILING_GATE, "--out", "backfills/gated.yml"),
+        3,
+        "reconciliation gate(s) of meta.backfill.checks failed",
+        above_the_engine=True,
+    ),
+    Case(
+        "approving a packet whose gate failed",
+        lambda project: ["approve", "backfills/gated.yml", "--by", "Dana"],
+        3,
+        "it is for review only",
+        engine_free=True,
+    ),
+    Case(
+        "applying a packet whose gate failed, approved by hand",
+        lambda project: ["apply", "backfills/gated.yml"],
+        3,
+        "it is for review only",
+        force_approved,
+        engine_free=True,
+    ),
+    Case(
+        "unknown reconciliation check",
+        plan("fct_trips_variant", DAYS, "--vars", "{variant_checks: [{within_budget: 1}]}"),
+        1,
+        'unknown check "within_budget"',
+        above_the_engine=True,
+    ),
+    Case(
+        "control query that fails",
+        plan(
+            "fct_trips_variant",
+            DAYS,
+            "--vars",
+            "{variant_checks: [{total_matches_control: {column: fare, query: 'select nope'}}]}",
+        ),
+        1,
+        "the control query of meta.backfill.checks total_matches_control failed (see the error below). Nothing "
+        "was built; no packet was written and the target is unchanged.",
+        above_the_engine=True,
+    ),
     # stage altered last: it spoils the approved packet's stage for any case after it
-    Case("stage altered after approval", packet("first"), 3, "the stage of partition 2026-03-03 changed after approval",
-         stage_altered),
+    Case(
+        "stage altered after approval",
+        packet("first"),
+        3,
+        "the stage of partition 2026-03-03 changed after approval",
+        stage_altered,
+    ),
 ]
 
 
@@ -203,8 +368,10 @@ def test_refusal_says_why_and_leaves_every_table_unchanged(published, case):
     if published.adapter != "duckdb" and case.engine_free:
         pytest.skip("decided in Python before any SQL: the same on every engine, run on DuckDB")
     if published.adapter == "spark" and case.above_the_engine:
-        pytest.skip("decided by engine-independent SQL over the engine's fingerprints, which test_canonical_fingerprint "
-                    "proves on Spark: run on PostgreSQL and DuckDB")
+        pytest.skip(
+            "decided by engine-independent SQL over the engine's fingerprints, which test_canonical_fingerprint "
+            "proves on Spark: run on PostgreSQL and DuckDB"
+        )
     if case.prepare:
         case.prepare(published)
 

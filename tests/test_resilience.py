@@ -5,12 +5,13 @@ never see half a partition; and the audit trail tells it all.
 
 Fault points (macros/utils/_fault_point.sql) stop an operation at a named place: on PostgreSQL it waits for an
 advisory lock the test holds, on DuckDB it runs a long query; the test sees it arrive in dbt's log (no sleeps)."""
+
 from __future__ import annotations
 
 import getpass
 import json
-import re
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -19,11 +20,10 @@ from decimal import Decimal
 
 import pytest
 import yaml
-
-from dbt_backfill.demo import BACKFILL_DAYS
-from dbt_backfill.fingerprint import Fingerprint
 from backends import POSTGRES_ONLY, TRANSACTIONAL_ADAPTERS
 from conftest import trips_on
+from dbt_backfill.demo import BACKFILL_DAYS
+from dbt_backfill.fingerprint import Fingerprint
 from project import BIN
 
 trips = trips_on(TRANSACTIONAL_ADAPTERS)  # kills mid-transaction, restarts and locks: what Spark does not have
@@ -53,9 +53,15 @@ def start(project, args, fault_point=None):
     env = dict(project.env)
     if fault_point:
         env["DBT_BACKFILL_FAULT_POINT"] = fault_point
-    return subprocess.Popen([str(BIN / "dbt-backfill"), *args, "--project-dir", str(project.dir), "--profiles-dir",
-                             str(project.dir)], cwd=project.dir, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    return subprocess.Popen(
+        [str(BIN / "dbt-backfill"), *args, "--project-dir", str(project.dir), "--profiles-dir", str(project.dir)],
+        cwd=project.dir,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def wait_until(condition, what):
@@ -89,9 +95,14 @@ def planned_and_approved(project, *extra, first=False):
 
 
 def partition_fingerprints(project, packet):
-    args = {"target": packet["target_relation"], "partition_by": packet["partition_by"],
-            "business_key": packet["business_key"], "material_columns": packet["material_columns"],
-            "additive": packet["additive"], "partitions": [p["value"] for p in packet["partitions"]]}
+    args = {
+        "target": packet["target_relation"],
+        "partition_by": packet["partition_by"],
+        "business_key": packet["business_key"],
+        "material_columns": packet["material_columns"],
+        "additive": packet["additive"],
+        "partitions": [p["value"] for p in packet["partitions"]],
+    }
     result = project.dbt("run-operation", "dbt_backfill.fingerprint_partitions", "--args", json.dumps(args))
     assert result.returncode == 0, result.output
     return {p["value"]: p["fingerprint"] for p in result.result("fingerprints")["partitions"]}
@@ -102,8 +113,9 @@ def assert_each_partition_whole(project, packet):
     now = partition_fingerprints(project, packet)
     for partition in packet["partitions"]:
         assert Fingerprint.from_dict(now[partition["value"]]) in (
-            Fingerprint.from_dict(partition["target_before"]), Fingerprint.from_dict(partition["fingerprint"])), \
-            partition["value"]
+            Fingerprint.from_dict(partition["target_before"]),
+            Fingerprint.from_dict(partition["fingerprint"]),
+        ), partition["value"]
     assert project.query("select count(*) - count(distinct trip_id) from analytics.fct_trips") == [(0,)]
 
 
@@ -119,20 +131,31 @@ def test_apply_killed_at_any_phase_leaves_whole_partitions_and_a_rerun_completes
         if lock:
             lock.release()
     if lock:  # the killed client's server session finishes its statement, finds no client and rolls back
-        wait_until(lambda: trips.query("select count(*) from pg_stat_activity where application_name = 'dbt' "
-                                       "and datname = current_database()") == [(0,)], "the killed session to end")
+        wait_until(
+            lambda: (
+                trips.query(
+                    "select count(*) from pg_stat_activity where application_name = 'dbt' "
+                    "and datname = current_database()"
+                )
+                == [(0,)]
+            ),
+            "the killed session to end",
+        )
 
     assert_each_partition_whole(trips, packet)
-    assert trips.query("select count(*) from analytics.fct_trips where trip_date in "
-                       "('2026-02-28', '2026-03-04')") == [(4,)]
+    assert trips.query("select count(*) from analytics.fct_trips where trip_date in ('2026-02-28', '2026-03-04')") == [
+        (4,)
+    ]
     rerun = trips.backfill("apply", str(path), "--json")
     assert rerun.returncode == 0, rerun.output
     if point == "after_commit":  # the first partition had committed: the rerun skips it, never replaces it twice
         assert rerun.json()["skipped"][0] == "2026-03-01"
     verified = trips.backfill("verify", str(path))
     assert verified.returncode == 0, verified.output
-    assert trips.query("select count(*), sum(fare) from analytics.fct_trips where trip_date in "
-                       "('2026-03-01', '2026-03-02', '2026-03-03')") == [(13, Decimal("349.00"))]
+    assert trips.query(
+        "select count(*), sum(fare) from analytics.fct_trips where trip_date in "
+        "('2026-03-01', '2026-03-02', '2026-03-03')"
+    ) == [(13, Decimal("349.00"))]
 
 
 @pytest.mark.postgres
@@ -150,9 +173,11 @@ def test_a_database_restart_during_plan_fails_cleanly_and_a_new_plan_succeeds(po
 
     assert process.returncode == 1, stdout + stderr
     # the cause the database gave, not a guess from the step: the partition value and the model are not blamed
-    assert stderr.startswith("error: the connection to the database was lost (plan_stages's last step begun: "
-                             "building stage a of partition 2026-03-01). No packet was written; a plan only reads the "
-                             "target, so the target is unchanged"), stderr
+    assert stderr.startswith(
+        "error: the connection to the database was lost (plan_stages's last step begun: "
+        "building stage a of partition 2026-03-01). No packet was written; a plan only reads the "
+        "target, so the target is unchanged"
+    ), stderr
     assert "is not a valid" not in stderr and "the model's SQL failed" not in stderr
     assert trips.packets() == []
     assert trips.rows() == before
@@ -161,9 +186,10 @@ def test_a_database_restart_during_plan_fails_cleanly_and_a_new_plan_succeeds(po
 
 
 def test_the_scheduled_run_and_a_second_apply_are_kept_out_while_apply_runs(trips):
-    trips.query("insert into raw.trip_events values (16, 1201, '2026-03-05', 21.00, 'completed', "
-                "'2026-03-05 10:00:00+00')")  # a new day for the live job
-    path, packet = planned_and_approved(trips)
+    trips.query(
+        "insert into raw.trip_events values (16, 1201, '2026-03-05', 21.00, 'completed', '2026-03-05 10:00:00+00')"
+    )  # a new day for the live job
+    path, _packet = planned_and_approved(trips)
     lock = FaultLock(trips) if trips.adapter == "postgres" else None
     applying = start(trips, ["apply", str(path)], fault_point="before_commit")
     try:
@@ -171,12 +197,34 @@ def test_the_scheduled_run_and_a_second_apply_are_kept_out_while_apply_runs(trip
         second = trips.backfill("apply", str(path))
         assert second.returncode == 3, second.output
         assert "locked" in second.stderr or "held by another process" in second.stderr
-        live = subprocess.Popen([str(BIN / "dbt"), "run", "-s", "fct_trips", "--project-dir", str(trips.dir),
-                                 "--profiles-dir", str(trips.dir)], cwd=trips.dir, env=trips.env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True)
+        live = subprocess.Popen(
+            [
+                str(BIN / "dbt"),
+                "run",
+                "-s",
+                "fct_trips",
+                "--project-dir",
+                str(trips.dir),
+                "--profiles-dir",
+                str(trips.dir),
+            ],
+            cwd=trips.dir,
+            env=trips.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
         if lock:  # PostgreSQL: the scheduled run waits on the backfill lock
-            wait_until(lambda: trips.query("select count(*) from pg_locks where locktype = 'advisory' and not granted "
-                                           "and classid = 1684167270") == [(1,)], "the scheduled run to wait")
+            wait_until(
+                lambda: (
+                    trips.query(
+                        "select count(*) from pg_locks where locktype = 'advisory' and not granted "
+                        "and classid = 1684167270"
+                    )
+                    == [(1,)]
+                ),
+                "the scheduled run to wait",
+            )
         else:  # DuckDB: it cannot open the file the apply holds
             live.wait(timeout=WAIT_LIMIT_S)
     finally:
@@ -241,16 +289,24 @@ def test_clean_keeps_backups_while_a_rollback_is_possible(trips):
     verified = trips.backfill("verify", str(path))
     assert verified.returncode == 0, verified.output
     # verify knows the backups are gone, from the audit trail
-    assert re.search(r"^Its backups were dropped by `dbt-backfill clean --drop-backups` at 20\d\d-\d\d-\d\d "
-                     r"\d\d:\d\d:\d\d \(by OS user " + re.escape(getpass.getuser()) + r"\), as the audit trail "
-                     r"records it: this run can no longer be rolled back\.$", verified.stdout, re.MULTILINE), verified.stdout
+    assert re.search(
+        r"^Its backups were dropped by `dbt-backfill clean --drop-backups` at 20\d\d-\d\d-\d\d "
+        r"\d\d:\d\d:\d\d \(by OS user " + re.escape(getpass.getuser()) + r"\), as the audit trail "
+        r"records it: this run can no longer be rolled back\.$",
+        verified.stdout,
+        re.MULTILINE,
+    ), verified.stdout
     rolled = trips.backfill("rollback", str(path))
     assert rolled.returncode == 3, rolled.output
     message = rolled.stderr.strip().splitlines()[0]
-    assert re.search(r"^refused: partition 2026-03-01 cannot be rolled back: its backup \S+__p0_backup was dropped by "
-                     r"`dbt-backfill clean --drop-backups` at 20\d\d-\d\d-\d\d \d\d:\d\d:\d\d\S* \(by OS user "
-                     + re.escape(getpass.getuser()) + r"\), as the audit trail records it\. The partition holds the approved rows \(as applied; sha256 [0-9a-f]{12}… now\)\. Partitions "
-                     r"restored before it: none; this partition and the rest are unchanged\.", message), message
+    assert re.search(
+        r"^refused: partition 2026-03-01 cannot be rolled back: its backup \S+__p0_backup was dropped by "
+        r"`dbt-backfill clean --drop-backups` at 20\d\d-\d\d-\d\d \d\d:\d\d:\d\d\S* \(by OS user "
+        + re.escape(getpass.getuser())
+        + r"\), as the audit trail records it\. The partition holds the approved rows \(as applied; sha256 [0-9a-f]{12}… now\)\. Partitions "
+        r"restored before it: none; this partition and the rest are unchanged\.",
+        message,
+    ), message
     assert "changed after the apply" not in rolled.stderr
     assert trips.rows() == applied
 
@@ -261,9 +317,13 @@ def test_readers_see_whole_partitions_throughout_apply_and_rollback(trips):
     path, packet = planned_and_approved(trips, first=True)
     days = "('2026-03-01', '2026-03-02', '2026-03-03')"
     totals = f"select trip_date, count(*), sum(fare) from analytics.fct_trips where trip_date in {days} group by 1"
-    allowed = {str(p["value"]): {(p["target_before"]["row_count"], p["target_before"]["totals"]["fare"]),
-                                 (p["fingerprint"]["row_count"], p["fingerprint"]["totals"]["fare"])}
-               for p in packet["partitions"]}
+    allowed = {
+        str(p["value"]): {
+            (p["target_before"]["row_count"], p["target_before"]["totals"]["fare"]),
+            (p["fingerprint"]["row_count"], p["fingerprint"]["totals"]["fare"]),
+        }
+        for p in packet["partitions"]
+    }
     reads, anomalies, stop = [0], [], threading.Event()
 
     def reader():
@@ -286,7 +346,7 @@ def test_readers_see_whole_partitions_throughout_apply_and_rollback(trips):
             process = start(trips, [command, str(path)], fault_point=point)
             wait_until(reached(trips, point, before=0 if command == "apply" else 1), f"{command} to pause")
             target = reads[0] + 3_000  # readers keep reading while a partition is half-done inside its transaction
-            wait_until(lambda: reads[0] >= target, "the reader")
+            wait_until(lambda target=target: reads[0] >= target, "the reader")
             lock.release()
             assert process.wait(timeout=WAIT_LIMIT_S) == 0, process.stderr.read()
     finally:

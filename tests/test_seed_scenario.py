@@ -1,15 +1,13 @@
 """The seed scenario (shared/seeds/000): 15 events for 13 trips, a stale target at 417.00, the truth at 349.00.
 Every test runs the real `dbt` and `dbt-backfill` commands against a real PostgreSQL, a real DuckDB file and a
 real local Spark (the `trips` fixture is parametrized by adapter) and asserts on the tables with plain SQL."""
+
 from decimal import Decimal
 
 import pytest
-
-from backends import POSTGRES_ONLY, TRANSACTIONAL_ADAPTERS
 import yaml
-
+from backends import POSTGRES_ONLY, TRANSACTIONAL_ADAPTERS
 from dbt_backfill.demo import BACKFILL_DAYS, NEIGHBOUR_DAYS
-from dbt_backfill.fingerprint import Fingerprint
 
 BACKFILL_DAYS = list(BACKFILL_DAYS)
 NEIGHBOUR_DAYS = list(NEIGHBOUR_DAYS)
@@ -45,7 +43,8 @@ def plan_seed(project, *args):
 
 def test_scenario_source_has_15_events_for_13_trips_and_target_is_stale(trips):
     events, distinct_trips = trips.query(
-        f"select count(*), count(distinct trip_id) from raw.trip_events where trip_date in {in_list(BACKFILL_DAYS)}")[0]
+        f"select count(*), count(distinct trip_id) from raw.trip_events where trip_date in {in_list(BACKFILL_DAYS)}"
+    )[0]
     assert (events, distinct_trips) == (15, 13)
     assert day_totals(trips, BACKFILL_DAYS) == (13, Decimal("417.00"))
     assert fares(trips, 1003, 1007) == {1003: Decimal("30.00"), 1007: Decimal("50.00")}
@@ -58,7 +57,7 @@ def test_scenario_source_has_15_events_for_13_trips_and_target_is_stale(trips):
 
 def test_plan_builds_each_partition_twice_with_equal_fingerprints_and_leaves_target_unchanged(trips):
     before = trips.rows()
-    path, packet = plan_seed(trips)
+    _path, packet = plan_seed(trips)
 
     assert trips.rows() == before
     assert [p["value"] for p in packet["partitions"]] == BACKFILL_DAYS
@@ -85,9 +84,13 @@ def test_plan_builds_each_partition_twice_with_equal_fingerprints_and_leaves_tar
     assert packet["code"]["dbt_backfill_version"] == "0.1.0"
     # the stage holds exactly the rows of the model's full build for the partition
     stage = packet["partitions"][0]["stage_relation"]
-    assert trips.query(f'select trip_id, fare from {stage["schema"]}.{stage["identifier"]} order by 1') == [
-        (1001, Decimal("25.00")), (1002, Decimal("40.00")), (1003, Decimal("12.00")), (1004, Decimal("35.00")),
-        (1005, Decimal("22.00"))]
+    assert trips.query(f"select trip_id, fare from {stage['schema']}.{stage['identifier']} order by 1") == [
+        (1001, Decimal("25.00")),
+        (1002, Decimal("40.00")),
+        (1003, Decimal("12.00")),
+        (1004, Decimal("35.00")),
+        (1005, Decimal("22.00")),
+    ]
 
 
 # refused in Python before any SQL, the same on every engine: not run again on Spark (a Spark state costs ~35 s)
@@ -113,8 +116,9 @@ def test_approved_apply_repairs_the_three_days_and_leaves_neighbours_alone(trips
     assert trips.approve(path, by=approver).returncode == 0
     applied = trips.backfill("apply", str(path), "--json")
     assert applied.returncode == 0, applied.output
-    assert trips.query("select distinct approved_by from analytics_backfill.dbt_backfill_audit "
-                       "where approved_by is not null") == [(approver,)]
+    assert trips.query(
+        "select distinct approved_by from analytics_backfill.dbt_backfill_audit where approved_by is not null"
+    ) == [(approver,)]
     # 2026-03-03 had no late correction: its rows already equal the approval, so it is not rewritten
     assert [r["value"] for r in applied.json()["replaced"]] == ["2026-03-01", "2026-03-02"]
     assert applied.json()["skipped"] == ["2026-03-03"]
@@ -128,8 +132,9 @@ def test_approved_apply_repairs_the_three_days_and_leaves_neighbours_alone(trips
     assert verified.returncode == 0, verified.output
     # the old rows were kept, one backup relation per partition
     backup = packet["partitions"][0]["backup_relation"]
-    assert trips.query(f'select fare from {backup["schema"]}.{backup["identifier"]} where trip_id = 1003') == [
-        (Decimal("30.00"),)]
+    assert trips.query(f"select fare from {backup['schema']}.{backup['identifier']} where trip_id = 1003") == [
+        (Decimal("30.00"),)
+    ]
 
 
 # the skip of a partition already as approved is one code path on every engine, and Spark's published rows equal
@@ -145,11 +150,15 @@ def test_replanning_from_the_same_source_finds_nothing_to_change_and_reapplying_
     # the same source again: every partition now holds exactly what its build gives, so there is nothing to approve
     second = trips.plan("fct_trips", BACKFILL_DAYS)
     assert second.returncode == 0, second.output
-    read = ", ".join(f"{p['value']} ({p['fingerprint']['row_count']} rows, sha256 {p['fingerprint']['sha256'][:12]})"
-                     for p in first["partitions"])
-    assert second.stdout.startswith(f"nothing to change: every partition of fct_trips already holds exactly the rows "
-                                    f"its build gives (fingerprint and commitment): {read}. No packet was written and "
-                                    f"the target is unchanged. Its stages were dropped (6 relation(s))."), second.stdout
+    read = ", ".join(
+        f"{p['value']} ({p['fingerprint']['row_count']} rows, sha256 {p['fingerprint']['sha256'][:12]})"
+        for p in first["partitions"]
+    )
+    assert second.stdout.startswith(
+        f"nothing to change: every partition of fct_trips already holds exactly the rows "
+        f"its build gives (fingerprint and commitment): {read}. No packet was written and "
+        f"the target is unchanged. Its stages were dropped (6 relation(s))."
+    ), second.stdout
     assert trips.packets() == [first_path] and trips.tables_in("analytics_backfill") == stages_after_first
     # the approved packet, applied again, changes nothing
     assert trips.backfill("apply", str(first_path)).returncode == 0
@@ -171,7 +180,8 @@ def test_volatile_source_is_refused_before_any_stage_is_built_and_no_packet_is_w
     assert trips.tables_in("analytics_backfill") == ["dbt_backfill_audit"]  # no stage; the refusal is on record
     # a failed plan is on record as such, with its reason, and never as `planned`
     assert trips.query("select event, outcome from analytics_backfill.dbt_backfill_audit order by recorded_at") == [
-        ("plan_failed", "source_moved")]
+        ("plan_failed", "source_moved")
+    ]
     assert trips.rows("analytics.fct_trips_volatile") == before
 
 
@@ -214,7 +224,7 @@ def test_stage_altered_after_approval_is_refused_and_target_unchanged(trips):
     path, packet = plan_seed(trips)
     assert trips.approve(path).returncode == 0
     stage = packet["partitions"][1]["stage_relation"]
-    trips.backend.update(f'{stage["schema"]}.{stage["identifier"]}', "fare = fare + 1", "trip_id = 1008")
+    trips.backend.update(f"{stage['schema']}.{stage['identifier']}", "fare = fare + 1", "trip_id = 1008")
     before = trips.rows()
 
     result = trips.backfill("apply", str(path))
@@ -241,7 +251,10 @@ def test_a_trigger_that_would_rewrite_the_inserted_rows_stops_the_partition_befo
     result = trips.backfill("apply", str(path))
 
     assert result.returncode == 3, result.output
-    assert "fct_trips has trigger shout on analytics.fct_trips, which run when its rows are deleted or inserted" in result.stderr
+    assert (
+        "fct_trips has trigger shout on analytics.fct_trips, which run when its rows are deleted or inserted"
+        in result.stderr
+    )
     assert "Nothing of this partition was written. Partitions replaced before it: none" in result.stderr
     assert trips.rows() == before
     # the backup made inside the rolled-back transaction vanished with it

@@ -6,15 +6,14 @@ kill at any phase leaves whole (a rerun resumes, rollback swaps back), and whose
 nothing reads them; and a target that cannot be swapped partition by partition, blocked by the plan's review.
 Spark also runs the seed scenario, the refusals, the guards and the canonical fingerprint with the other engines;
 this file holds only what is Spark's own."""
+
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
 import pytest
 import yaml
-
 from dbt_backfill.demo import BACKFILL_DAYS
 from test_resilience import kill, reached, start, wait_until
 
@@ -71,8 +70,9 @@ class Contents:
         with project.backend.session() as spark:
             self.columns = spark.table(TARGET).columns
         self.old = {p["value"]: day_rows(project, TARGET, self.columns, p["value"]) for p in packet["partitions"]}
-        self.approved = {p["value"]: day_rows(project, p["stage"],
-                                              self.columns, p["value"]) for p in packet["partitions"]}
+        self.approved = {
+            p["value"]: day_rows(project, p["stage"], self.columns, p["value"]) for p in packet["partitions"]
+        }
         # the days the repair changes (the seed's third day is already right: its build equals it)
         self.changed = [day for day in self.old if self.old[day] != self.approved[day]]
 
@@ -104,16 +104,22 @@ def test_the_review_says_spark_has_no_lock_and_the_plan_promises_a_swap_not_a_tr
     document = path.with_suffix(".md").read_text()
     assert "ALTER TABLE ... PARTITION ... SET LOCATION" in document
     assert "Spark has no multi-statement transaction" in document
-    for promise in ("one transaction per partition", "inside the partition's transaction", "inside every transaction",
-                    "its transaction rolls back", "by one INSERT OVERWRITE statement"):
+    for promise in (
+        "one transaction per partition",
+        "inside the partition's transaction",
+        "inside every transaction",
+        "its transaction rolls back",
+        "by one INSERT OVERWRITE statement",
+    ):
         assert promise not in document, promise
     assert "pointed back at its old directory" in document
     # what can take the backup away is said before anyone approves
     assert "a later static INSERT OVERWRITE of the partition by another job deletes that directory" in document
 
 
-def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and_readers_never_see_neither(spark_trips,
-                                                                                                          seed_packet):
+def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and_readers_never_see_neither(
+    spark_trips, seed_packet
+):
     """One approved packet through everything a swap can meet: SIGKILL of apply after the new directory is written,
     between the swap and its fingerprint, and after the swap; a rerun resumes; rollback killed after its swap back,
     rerun; all of it, and apply and rollback cycles after it until 2,000 reads, under a reader loop (four sessions that
@@ -127,35 +133,51 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
 
     # the source pin: a new row in the source is a change (apply refuses, nothing written); the same rows again are
     # no change (the approval stands)
-    source_dir = local(next(row[1] for row in spark_trips.query("describe table extended raw.trip_events")
-                            if row[0] == "Location"))
+    source_dir = local(
+        next(row[1] for row in spark_trips.query("describe table extended raw.trip_events") if row[0] == "Location")
+    )
     source_files = set(source_dir.rglob("*"))
-    spark_trips.query("insert into raw.trip_events values (950, 1006, date'2026-03-02', 31.00, 'corrected', "
-                      "timestamp'2026-03-25 08:00:00')")
+    spark_trips.query(
+        "insert into raw.trip_events values (950, 1006, date'2026-03-02', 31.00, 'corrected', "
+        "timestamp'2026-03-25 08:00:00')"
+    )
     drifted = spark_trips.backfill("apply", str(path))
     assert drifted.returncode == 3, drifted.output
-    assert "the source changed since the plan (raw.trip_events: 19 rows, state " in drifted.stderr and "20 rows, state" in drifted.stderr, drifted.stderr
+    assert (
+        "the source changed since the plan (raw.trip_events: 19 rows, state " in drifted.stderr
+        and "20 rows, state" in drifted.stderr
+    ), drifted.stderr
     assert contents.now() == dict.fromkeys(days, "old")
     for added in set(source_dir.rglob("*")) - source_files:  # the correction's file taken away again
         added.unlink()
 
-    log_count = lambda point: ((spark_trips.dir / "logs" / "dbt.log").read_text(errors="replace")  # noqa: E731
-                               .count(f"dbt_backfill fault point: {point}"))
+    def log_count(point):
+        log = (spark_trips.dir / "logs" / "dbt.log").read_text(errors="replace")
+        return log.count(f"dbt_backfill fault point: {point}")
 
     # readers from here to the end of the last rollback: four sessions that stay open, each reading the three days'
     # rows (their count and fare total per day, computed from the rows read) again and again; each read reads both
     # partitions whose directories are swapped (the third day's build equals it: never swapped, always checked)
-    allowed = {day: {(len(contents.old[day]), _fare(contents, contents.old[day])),
-                     (len(contents.approved[day]), _fare(contents, contents.approved[day]))} for day in days}
+    allowed = {
+        day: {
+            (len(contents.old[day]), _fare(contents, contents.old[day])),
+            (len(contents.approved[day]), _fare(contents, contents.approved[day])),
+        }
+        for day in days
+    }
     reads, anomalies, failures, stop = [0], [], [], threading.Event()
 
     def reader():
         from pyspark.sql import functions as F
+
         session = spark_trips.backend.server.new_session()
         session.conf.set("spark.sql.codegen.wholeStage", "false")  # a few rows: compiling code costs more than it saves
         try:
-            rows = (session.read.table(TARGET).where(F.col("trip_date").cast("string").isin(days))
-                    .select(F.col("trip_date").cast("string").alias("day"), "fare"))
+            rows = (
+                session.read.table(TARGET)
+                .where(F.col("trip_date").cast("string").isin(days))
+                .select(F.col("trip_date").cast("string").alias("day"), "fare")
+            )
             while not stop.is_set():
                 try:
                     read = rows.collect()
@@ -179,9 +201,11 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
     cycles = 0
     try:
         # each kill: the first partition not yet approved is where the run stops
-        expected = [("after_new_directory", {days[0]: "old", days[1]: "old", days[2]: "old"}),
-                    ("after_swap_before_fingerprint", {days[0]: "approved", days[1]: "old", days[2]: "old"}),
-                    ("before_commit", {days[0]: "approved", days[1]: "approved", days[2]: "old"})]
+        expected = [
+            ("after_new_directory", {days[0]: "old", days[1]: "old", days[2]: "old"}),
+            ("after_swap_before_fingerprint", {days[0]: "approved", days[1]: "old", days[2]: "old"}),
+            ("before_commit", {days[0]: "approved", days[1]: "approved", days[2]: "old"}),
+        ]
         for point, states in expected:
             seen = log_count(point) if (spark_trips.dir / "logs" / "dbt.log").exists() else 0
             process = start(spark_trips, ["apply", str(path)], fault_point=point)
@@ -210,7 +234,9 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
 
         seen = log_count("rollback_before_commit")
         process = start(spark_trips, ["rollback", str(path)], fault_point="rollback_before_commit")
-        wait_until(reached(spark_trips, "rollback_before_commit", before=seen), "rollback to swap back its first partition")
+        wait_until(
+            reached(spark_trips, "rollback_before_commit", before=seen), "rollback to swap back its first partition"
+        )
         kill(process)
         assert contents.now() == {days[0]: "old", days[1]: "approved", days[2]: "old"}
         rolled = spark_trips.backfill("rollback", str(path))
@@ -228,9 +254,11 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
         stop.set()
         for thread in threads:
             thread.join()
-    print(f"reader loop: {reads[0]} reads of the three days ({reads[0] * len(contents.changed)} reads of a swapped "
-          f"partition) through 4 killed and 2 whole applies and rollbacks, then {cycles} apply/rollback cycles; "
-          f"{len(anomalies)} anomalies, {len(failures)} failed reads")
+    print(
+        f"reader loop: {reads[0]} reads of the three days ({reads[0] * len(contents.changed)} reads of a swapped "
+        f"partition) through 4 killed and 2 whole applies and rollbacks, then {cycles} apply/rollback cycles; "
+        f"{len(anomalies)} anomalies, {len(failures)} failed reads"
+    )
     assert reads[0] * len(contents.changed) >= PARTITION_READS_REQUIRED
     assert anomalies == [] and failures == []
     assert contents.now() == dict.fromkeys(days, "old")
@@ -241,8 +269,10 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
     # someone points the second day's written copy at the control partition's directory: clean must not follow it
     control = packet["control"]["value"]
     second = next(p for p in packet["partitions"] if p["value"] == days[1])
-    spark_trips.query(f"alter table {second['stage']}_w partition (trip_date = '{days[1]}') set location "
-                      f"'{locations(spark_trips, TARGET)[control]}'")
+    spark_trips.query(
+        f"alter table {second['stage']}_w partition (trip_date = '{days[1]}') set location "
+        f"'{locations(spark_trips, TARGET)[control]}'"
+    )
     cleaned = spark_trips.backfill("clean", str(path))
     assert cleaned.returncode == 0, cleaned.output
     assert "Deleted 1 directory(ies) the table no longer reads" in cleaned.stdout
@@ -259,7 +289,9 @@ def _fare(contents, rows):
     return sum(row[index] for row in rows)
 
 
-def test_a_target_not_partitioned_by_the_partition_column_is_refused_at_apply_and_left_unchanged(spark_trips, seed_packet):
+def test_a_target_not_partitioned_by_the_partition_column_is_refused_at_apply_and_left_unchanged(
+    spark_trips, seed_packet
+):
     path, _ = seed_packet
     if yaml.safe_load(path.read_text()).get("approval") is None:  # approved by the test above, when it ran
         assert spark_trips.approve(path).returncode == 0
@@ -284,9 +316,11 @@ def test_a_target_not_partitioned_by_the_partition_column_alone_is_a_block_in_th
     with spark_trips.backend.session() as spark:
         rows = spark.sql("select * from analytics.fct_trips")
         columns = [c for c in rows.columns if c != "status"] + ["status"]
-        spark.sql("create table analytics.fct_trips_again using parquet "
-                  + "partitioned by (status) "
-                  + f"as select {', '.join(columns)} from analytics.fct_trips")
+        spark.sql(
+            "create table analytics.fct_trips_again using parquet "
+            + "partitioned by (status) "
+            + f"as select {', '.join(columns)} from analytics.fct_trips"
+        )
         spark.sql("drop table analytics.fct_trips")
         spark.sql("alter table analytics.fct_trips_again rename to analytics.fct_trips")
     before = spark_trips.rows()
@@ -296,8 +330,10 @@ def test_a_target_not_partitioned_by_the_partition_column_alone_is_a_block_in_th
 
     described = "is partitioned by (status), not by trip_date alone"
     assert result.returncode == 3, result.output
-    assert result.stderr.startswith("refused: the review judged the plan BLOCK (Bounded per-partition units: "
-                                    f"analytics.fct_trips {described}: on Spark a backfill"), result.stderr
+    assert result.stderr.startswith(
+        "refused: the review judged the plan BLOCK (Bounded per-partition units: "
+        f"analytics.fct_trips {described}: on Spark a backfill"
+    ), result.stderr
     assert "approve and apply refuse it. The target is unchanged." in result.stderr
     packet = yaml.safe_load(out.read_text())
     assert packet["review"]["verdict"] == "BLOCK"

@@ -1,5 +1,6 @@
 """The suite's own scheduling holds: run a small suite shaped like ours under the same xdist options and check
 where each test ran. (Under pytest 9, xdist 3.8 silently ignores every group: the constraint pins pytest 8.)"""
+
 import re
 import subprocess
 import sys
@@ -8,7 +9,7 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 
-SMALL_SUITE = '''
+SMALL_SUITE = """
 import pytest
 
 @pytest.fixture(scope="module", params=[pytest.param("postgres", marks=pytest.mark.postgres),
@@ -29,9 +30,9 @@ def test_of_spark_alone(i):
 @pytest.mark.parametrize("i", range(6))
 def test_on_its_own(i):
     pass
-'''
+"""
 
-CONFTEST = f'''
+CONFTEST = f"""
 import sys
 import pytest
 sys.path.insert(0, {str(TESTS)!r})
@@ -43,15 +44,32 @@ def pytest_collection_modifyitems(config, items):
     result = yield
     order_for_xdist(items)
     return result
-'''
+"""
 
 
 def test_a_shared_project_stays_on_one_xdist_worker_and_all_of_spark_runs_first_on_one(tmp_path):
     (tmp_path / "conftest.py").write_text(CONFTEST)
     (tmp_path / "test_small.py").write_text(SMALL_SUITE)
     (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    postgres\n    duckdb\n    spark\n")
-    completed = subprocess.run([sys.executable, "-m", "pytest", "-v", "-n", "2", "--dist", "loadgroup", "--no-loadscope-reorder",
-                                "-p", "no:cacheprovider", str(tmp_path)], capture_output=True, text=True, cwd=tmp_path)
+    completed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-v",
+            "-n",
+            "2",
+            "--dist",
+            "loadgroup",
+            "--no-loadscope-reorder",
+            "-p",
+            "no:cacheprovider",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert completed.returncode == 0, completed.stdout + completed.stderr
 
     workers = defaultdict(set)
@@ -63,7 +81,7 @@ def test_a_shared_project_stays_on_one_xdist_worker_and_all_of_spark_runs_first_
     assert all(len(where) == 1 for where in workers.values()), dict(workers)
     # every Spark test, the shared project's and the lone ones, in one group, and that group first on its worker
     assert sum(1 for *_, group in ran if group == "spark") == 6 + 4
-    spark_worker, = workers["spark"]
+    (spark_worker,) = workers["spark"]
     on_spark_worker = [group for worker, *_, group in ran if worker == spark_worker]
     assert on_spark_worker[:10] == ["spark"] * 10, on_spark_worker
     # the ungrouped tests were shared out: both workers ran something

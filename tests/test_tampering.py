@@ -2,6 +2,7 @@
 the server's settings changes what apply or rollback would read. Each case runs the real commands on PostgreSQL
 and DuckDB (where the engine has the case) and asserts the exit status, the message and every published table's
 rows: nothing outside the approved partitions is ever written, and a refused partition is left as it was."""
+
 import json
 import re
 import secrets
@@ -11,7 +12,6 @@ from pathlib import Path
 
 import pytest
 import yaml
-
 from backends import POSTGRES_ONLY, TRANSACTIONAL_ADAPTERS
 from conftest import trips_on
 from test_resilience import FaultLock, reached, start, wait_until
@@ -29,6 +29,7 @@ def snapshot(project):
 def approved(project):
     """The seed scenario planned (three days) and approved: (packet path, packet as data)."""
     from dbt_backfill.packet import Packet
+
     path = project.planned_seed()
     approval = project.approve(path)
     assert approval.returncode == 0, approval.output
@@ -41,14 +42,16 @@ def approved(project):
 
 
 def relation(ref):
-    return f'{ref["schema"]}.{ref["identifier"]}'
+    return f"{ref['schema']}.{ref['identifier']}"
 
 
 def add_row_of_another_partition(project, table, trip_date, copied_from=None, new_key=True):
     """Copy one row of `copied_from` (default: `table`), under a new trip_id unless `new_key` is false, into
     `table`'s partition `trip_date` (a SQL expression; null allowed)."""
     project.query(f"create table analytics.bf_forged as select * from {copied_from or table} order by trip_id limit 1")
-    project.query(f"update analytics.bf_forged set trip_id = trip_id + {9000 if new_key else 0}, trip_date = {trip_date}")
+    project.query(
+        f"update analytics.bf_forged set trip_id = trip_id + {9000 if new_key else 0}, trip_date = {trip_date}"
+    )
     project.query(f"insert into {table} select * from analytics.bf_forged")
     project.query("drop table analytics.bf_forged")
 
@@ -92,20 +95,27 @@ def test_a_stage_swapped_for_a_view_that_answers_differently_inside_the_write_is
     reads it creates a table)."""
     path, packet = approved(trips)
     stage = relation(packet["partitions"][0]["stage_relation"])
-    inside_a_write = ("pg_current_xact_id_if_assigned() is not null" if trips.adapter == "postgres"
-                      else "current_query() ilike '%create table%'")
+    inside_a_write = (
+        "pg_current_xact_id_if_assigned() is not null"
+        if trips.adapter == "postgres"
+        else "current_query() ilike '%create table%'"
+    )
     trips.query(f"alter table {stage} rename to kept_rows")
     schema = packet["partitions"][0]["stage_relation"]["schema"]
-    trips.query(f"create view {stage} as select * from {schema}.kept_rows union all "
-                f"select trip_id + 9000, trip_date, fare, status, updated_at from {schema}.kept_rows "
-                f"where {inside_a_write}")
+    trips.query(
+        f"create view {stage} as select * from {schema}.kept_rows union all "
+        f"select trip_id + 9000, trip_date, fare, status, updated_at from {schema}.kept_rows "
+        f"where {inside_a_write}"
+    )
     before = snapshot(trips)
 
     result = trips.backfill("apply", str(path))
 
     named = ".".join(part for part in packet["partitions"][0]["stage_relation"].values() if part)
-    refused(result, f"the stage of partition 2026-03-01, {named}, is a view, not the table the plan built: someone "
-                    "replaced it")
+    refused(
+        result,
+        f"the stage of partition 2026-03-01, {named}, is a view, not the table the plan built: someone replaced it",
+    )
     assert snapshot(trips) == before
 
 
@@ -118,16 +128,21 @@ def test_a_backup_swapped_for_a_view_after_the_apply_is_refused_by_the_rollback(
     backup = relation(packet["partitions"][0]["backup_relation"])
     schema = packet["partitions"][0]["backup_relation"]["schema"]
     trips.query(f"alter table {backup} rename to kept_rows")
-    trips.query(f"create view {backup} as select * from {schema}.kept_rows union all "
-                f"select trip_id + 9000, trip_date, fare, status, updated_at from {schema}.kept_rows")
+    trips.query(
+        f"create view {backup} as select * from {schema}.kept_rows union all "
+        f"select trip_id + 9000, trip_date, fare, status, updated_at from {schema}.kept_rows"
+    )
     before = snapshot(trips)
 
     result = trips.backfill("rollback", str(path))
 
     named = ".".join(part for part in packet["partitions"][0]["backup_relation"].values() if part)
-    refused(result, f"the backup of partition 2026-03-01, {named}, is a view, not the table the apply made: someone "
-                    "replaced it. Nothing of this partition was written. Partitions restored before it: none; this "
-                    "partition and the rest are unchanged. It is not restored from: find out who replaced it")
+    refused(
+        result,
+        f"the backup of partition 2026-03-01, {named}, is a view, not the table the apply made: someone "
+        "replaced it. Nothing of this partition was written. Partitions restored before it: none; this "
+        "partition and the rest are unchanged. It is not restored from: find out who replaced it",
+    )
     assert snapshot(trips) == before
 
 
@@ -148,8 +163,10 @@ def test_a_row_written_into_the_stage_after_applys_checks_is_caught_on_the_rows_
     _, stderr = applying.communicate(timeout=300)
 
     assert applying.returncode == 3, stderr
-    assert ("the stage of partition 2026-03-01, read inside the transaction that writes it, is not the approved one"
-            in stderr), stderr
+    assert (
+        "the stage of partition 2026-03-01, read inside the transaction that writes it, is not the approved one"
+        in stderr
+    ), stderr
     assert "this partition and the rest are unchanged" in stderr
     assert snapshot(trips) == before
 
@@ -172,50 +189,87 @@ def test_clean_while_apply_holds_its_first_partition_is_refused_and_the_apply_fi
     refused(cleaned, "analytics.fct_trips is locked by another apply or rollback")
     assert set(stages) <= set(during)  # nothing dropped; apply's backups are new
     assert applying.returncode == 0, stdout + stderr
-    assert trips.query("select count(*), sum(fare) from analytics.fct_trips where trip_date between "
-                       "date '2026-03-01' and date '2026-03-03'") == [(13, Decimal("349.00"))]
+    assert trips.query(
+        "select count(*), sum(fare) from analytics.fct_trips where trip_date between "
+        "date '2026-03-01' and date '2026-03-03'"
+    ) == [(13, Decimal("349.00"))]
 
 
-ECHO_INTO_2020 = ("insert into analytics.fct_trips (trip_id, trip_date, fare, status, updated_at) "
-                  "select {row}.trip_id + 9000, date '2020-01-01', {row}.fare, {row}.status, {row}.updated_at "
-                  "where {row}.trip_id < 9000")
+ECHO_INTO_2020 = (
+    "insert into analytics.fct_trips (trip_id, trip_date, fare, status, updated_at) "
+    "select {row}.trip_id + 9000, date '2020-01-01', {row}.fare, {row}.status, {row}.updated_at "
+    "where {row}.trip_id < 9000"
+)
 # Ways the target's owner can make a write of its rows run code that writes elsewhere, each refused as named.
 HIDDEN_WRITERS = {
-    "trigger": (["create function analytics.bf_echo() returns trigger language plpgsql as $$ begin "
-                 + ECHO_INTO_2020.format(row="new") + "; return null; end $$",
-                 "create trigger bf_echo after insert on analytics.fct_trips for each row "
-                 "execute function analytics.bf_echo()"],
-                "has trigger bf_echo on analytics.fct_trips, which run"),
-    "check-constraint": (["create function analytics.bf_echo(t analytics.fct_trips) returns boolean language plpgsql as $$ "
-                          "begin " + ECHO_INTO_2020.format(row="t") + "; return true; end $$",
-                          "alter table analytics.fct_trips add constraint bf_echo check (analytics.bf_echo(fct_trips))"],
-                         "has check constraint bf_echo on analytics.fct_trips, which run"),
-    "index-expression": (["create function analytics.bf_same(i int) returns int language sql immutable as 'select i'",
-                          "create index bf_echo on analytics.fct_trips ((analytics.bf_same(trip_id)))"],
-                         "has index analytics.bf_echo, which run"),
-    "check-running-sql-text": (["alter table analytics.fct_trips add constraint bf_echo "
-                                "check (query_to_xml('select 1', false, false, '') is not null)"],
-                               "has check constraint bf_echo on analytics.fct_trips, which run"),
-    "inheriting-table-trigger": (["create table analytics.bf_child (extra int) inherits (analytics.fct_trips)",
-                                  "create function analytics.bf_echo() returns trigger language plpgsql as $$ begin "
-                                  "return old; end $$",
-                                  "create trigger bf_echo before delete on analytics.bf_child for each row "
-                                  "execute function analytics.bf_echo()"],
-                                 "has trigger bf_echo on analytics.bf_child, which run"),
-    "rule": (["create rule bf_echo as on delete to analytics.fct_trips do also " + ECHO_INTO_2020.format(row="old")],
-             "has rule bf_echo on analytics.fct_trips, which run"),
-    "cascading-foreign-key": (["alter table analytics.fct_trips add constraint bf_trip unique (trip_id)",
-                               "create table analytics.bf_child (trip_id int references analytics.fct_trips (trip_id) "
-                               "on delete cascade)"],
-                              "has foreign key bf_child_trip_id_fkey of analytics.bf_child, which run"),
-    "domain-check": (["create function analytics.bf_ok(v numeric) returns boolean language plpgsql as $$ begin "
-                      "return true; end $$",
-                      "create domain analytics.bf_fare as numeric(10, 2) check (analytics.bf_ok(value))",
-                      "alter table analytics.fct_trips alter column fare type analytics.bf_fare"],
-                     "has check constraint bf_fare_check of domain analytics.bf_fare (column fare), which run"),
-    "row-security": (["alter table analytics.fct_trips enable row level security",
-                      "create policy bf_everything on analytics.fct_trips using (true)"],
-                     "has row security on analytics.fct_trips, which run"),
+    "trigger": (
+        [
+            "create function analytics.bf_echo() returns trigger language plpgsql as $$ begin "
+            + ECHO_INTO_2020.format(row="new")
+            + "; return null; end $$",
+            "create trigger bf_echo after insert on analytics.fct_trips for each row "
+            "execute function analytics.bf_echo()",
+        ],
+        "has trigger bf_echo on analytics.fct_trips, which run",
+    ),
+    "check-constraint": (
+        [
+            "create function analytics.bf_echo(t analytics.fct_trips) returns boolean language plpgsql as $$ "
+            "begin " + ECHO_INTO_2020.format(row="t") + "; return true; end $$",
+            "alter table analytics.fct_trips add constraint bf_echo check (analytics.bf_echo(fct_trips))",
+        ],
+        "has check constraint bf_echo on analytics.fct_trips, which run",
+    ),
+    "index-expression": (
+        [
+            "create function analytics.bf_same(i int) returns int language sql immutable as 'select i'",
+            "create index bf_echo on analytics.fct_trips ((analytics.bf_same(trip_id)))",
+        ],
+        "has index analytics.bf_echo, which run",
+    ),
+    "check-running-sql-text": (
+        [
+            "alter table analytics.fct_trips add constraint bf_echo "
+            "check (query_to_xml('select 1', false, false, '') is not null)"
+        ],
+        "has check constraint bf_echo on analytics.fct_trips, which run",
+    ),
+    "inheriting-table-trigger": (
+        [
+            "create table analytics.bf_child (extra int) inherits (analytics.fct_trips)",
+            "create function analytics.bf_echo() returns trigger language plpgsql as $$ begin return old; end $$",
+            "create trigger bf_echo before delete on analytics.bf_child for each row "
+            "execute function analytics.bf_echo()",
+        ],
+        "has trigger bf_echo on analytics.bf_child, which run",
+    ),
+    "rule": (
+        ["create rule bf_echo as on delete to analytics.fct_trips do also " + ECHO_INTO_2020.format(row="old")],
+        "has rule bf_echo on analytics.fct_trips, which run",
+    ),
+    "cascading-foreign-key": (
+        [
+            "alter table analytics.fct_trips add constraint bf_trip unique (trip_id)",
+            "create table analytics.bf_child (trip_id int references analytics.fct_trips (trip_id) on delete cascade)",
+        ],
+        "has foreign key bf_child_trip_id_fkey of analytics.bf_child, which run",
+    ),
+    "domain-check": (
+        [
+            "create function analytics.bf_ok(v numeric) returns boolean language plpgsql as $$ begin "
+            "return true; end $$",
+            "create domain analytics.bf_fare as numeric(10, 2) check (analytics.bf_ok(value))",
+            "alter table analytics.fct_trips alter column fare type analytics.bf_fare",
+        ],
+        "has check constraint bf_fare_check of domain analytics.bf_fare (column fare), which run",
+    ),
+    "row-security": (
+        [
+            "alter table analytics.fct_trips enable row level security",
+            "create policy bf_everything on analytics.fct_trips using (true)",
+        ],
+        "has row security on analytics.fct_trips, which run",
+    ),
 }
 
 
@@ -245,9 +299,11 @@ def test_a_stage_whose_row_security_runs_the_owners_code_is_never_read_by_the_ap
     path, packet = approved(trips)
     owner = as_role(trips, "planner", ["grant usage on schema analytics_backfill to {role}"])
     stage = relation(packet["partitions"][0]["stage_relation"])
-    trips.query(f"create function analytics_backfill.bf_echo() returns boolean language plpgsql as $$ begin "
-                "insert into analytics.fct_trips select trip_id + 9000, date '2020-01-01', fare, status, updated_at "
-                "from analytics.fct_trips where trip_id = 1001; return true; end $$")
+    trips.query(
+        "create function analytics_backfill.bf_echo() returns boolean language plpgsql as $$ begin "
+        "insert into analytics.fct_trips select trip_id + 9000, date '2020-01-01', fare, status, updated_at "
+        "from analytics.fct_trips where trip_id = 1001; return true; end $$"
+    )
     trips.query(f"alter table {stage} owner to {owner}")
     trips.query(f"alter table {stage} enable row level security")
     trips.query(f"create policy bf_echo on {stage} using (analytics_backfill.bf_echo())")
@@ -255,8 +311,11 @@ def test_a_stage_whose_row_security_runs_the_owners_code_is_never_read_by_the_ap
 
     result = trips.backfill("apply", str(path))
 
-    refused(result, "has policy bf_echo, row security: reading it would run code its owner chose, with the "
-                    "applier's privileges. It was not read.")
+    refused(
+        result,
+        "has policy bf_echo, row security: reading it would run code its owner chose, with the "
+        "applier's privileges. It was not read.",
+    )
     assert snapshot(trips) == before
 
 
@@ -282,9 +341,13 @@ def test_a_partition_value_the_column_type_would_rewrite_is_refused_not_trimmed(
     result = trips.backfill("plan", "fct_trips", "--partitions", f"2026-03-02,{typed}")
 
     assert result.returncode == 1, result.output
-    assert f'partition value "{typed}" becomes "{becomes}" as a date (trip_date)' in result.stderr.lower(), result.stderr
-    assert (f"did you mean {becomes}? A partition is named exactly as the column holds it, so that no two spellings "
-            f"name one partition.") in result.stderr
+    assert f'partition value "{typed}" becomes "{becomes}" as a date (trip_date)' in result.stderr.lower(), (
+        result.stderr
+    )
+    assert (
+        f"did you mean {becomes}? A partition is named exactly as the column holds it, so that no two spellings "
+        f"name one partition."
+    ) in result.stderr
     assert snapshot(trips) == before
     assert not trips.packets()
 
@@ -297,16 +360,20 @@ def test_a_partition_value_a_varchar_column_would_truncate_is_refused(trips):
     trips.query("drop table analytics.fct_trips_variant")
     built = trips.dbt("run", "-s", "fct_trips_variant", *text_day)
     assert built.returncode == 0, built.output
-    assert trips.query("select data_type, character_maximum_length from information_schema.columns where "
-                       "table_name = 'fct_trips_variant' and column_name = 'trip_date'") == [("character varying", 10)]
+    assert trips.query(
+        "select data_type, character_maximum_length from information_schema.columns where "
+        "table_name = 'fct_trips_variant' and column_name = 'trip_date'"
+    ) == [("character varying", 10)]
     before = snapshot(trips)
     variant = trips.rows("analytics.fct_trips_variant")
 
     result = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-02,2026-03-01XYZ", *text_day)
 
     assert result.returncode == 1, result.output
-    assert ('partition value "2026-03-01XYZ" becomes "2026-03-01" as a character varying(10) (trip_date): did you '
-            'mean 2026-03-01?') in result.stderr, result.stderr
+    assert (
+        'partition value "2026-03-01XYZ" becomes "2026-03-01" as a character varying(10) (trip_date): did you '
+        "mean 2026-03-01?"
+    ) in result.stderr, result.stderr
     assert snapshot(trips) == before
     assert trips.rows("analytics.fct_trips_variant") == variant
     assert not trips.packets()
@@ -316,11 +383,13 @@ def rehashed(project, path, edit):
     """The approved packet edited and its approval re-bound to the new content, as someone with the file and this
     package's code could: the approval check of the file itself then passes."""
     from dbt_backfill.packet import Packet
+
     data = yaml.safe_load(path.read_text())
     edit(data)
     edited = Packet.from_dict(data)
-    forged = edited.approved(type(edited.approval)(edited.approval.approved_by, edited.approval.approved_at,
-                                                   edited.sha256()))
+    forged = edited.approved(
+        type(edited.approval)(edited.approval.approved_by, edited.approval.approved_at, edited.sha256())
+    )
     out = project.dir / "backfills" / "forged.yml"
     forged.write(out)
     return out
@@ -335,16 +404,25 @@ def raise_a_fingerprint_total(data):
 
 
 def point_a_backup_at_a_published_table(data):
-    data["partitions"][0]["backup_relation"] = {**data["partitions"][0]["backup_relation"], "schema": "analytics",
-                                                "identifier": "fct_trips_volatile"}
+    data["partitions"][0]["backup_relation"] = {
+        **data["partitions"][0]["backup_relation"],
+        "schema": "analytics",
+        "identifier": "fct_trips_volatile",
+    }
 
 
-@pytest.mark.parametrize("edit, says", [
-    (point_at_the_source, "as the target of fct_trips (planned with the profile's default target), but this "
-                          "project with target (the profile's default) resolves fct_trips to"),
-    (raise_a_fingerprint_total, "no plan wrote a packet with this content"),
-    (point_a_backup_at_a_published_table, "as the backup of partition 2026-03-01, but this run's is"),
-])
+@pytest.mark.parametrize(
+    "edit, says",
+    [
+        (
+            point_at_the_source,
+            "as the target of fct_trips (planned with the profile's default target), but this "
+            "project with target (the profile's default) resolves fct_trips to",
+        ),
+        (raise_a_fingerprint_total, "no plan wrote a packet with this content"),
+        (point_a_backup_at_a_published_table, "as the backup of partition 2026-03-01, but this run's is"),
+    ],
+)
 def test_an_edited_packet_with_a_re_bound_approval_is_refused_before_any_statement(trips, edit, says):
     path, _ = approved(trips)
     forged = rehashed(trips, path, edit)
@@ -357,17 +435,24 @@ def test_an_edited_packet_with_a_re_bound_approval_is_refused_before_any_stateme
     assert snapshot(trips) == before
 
 
-@pytest.mark.parametrize("schema, identifier", [
-    ("analytics", "fct_trips"),  # a published table
-    ("raw", None),  # the run's own name, in another schema than the model's stage schema
-])
+@pytest.mark.parametrize(
+    "schema, identifier",
+    [
+        ("analytics", "fct_trips"),  # a published table
+        ("raw", None),  # the run's own name, in another schema than the model's stage schema
+    ],
+)
 def test_clean_of_a_packet_pointing_its_stage_at_a_published_table_drops_nothing(trips, schema, identifier):
     path = trips.planned_seed()  # not approved: clean takes any packet
     data = yaml.safe_load(path.read_text())
     stage = data["partitions"][0]["stage_relation"]
     if identifier is None:
         trips.query(f"create table raw.{stage['identifier']} as select * from raw.trip_events")
-    data["partitions"][0]["stage_relation"] = {**stage, "schema": schema, "identifier": identifier or stage["identifier"]}
+    data["partitions"][0]["stage_relation"] = {
+        **stage,
+        "schema": schema,
+        "identifier": identifier or stage["identifier"],
+    }
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     stages = trips.tables_in("analytics_backfill")
     before = snapshot(trips)
@@ -393,8 +478,11 @@ def test_a_key_written_outside_the_scope_after_the_approval_is_not_published_twi
 
     result = trips.backfill("apply", str(path))
 
-    refused(result, "writing partition 2026-03-01 would publish business key(s) the target now also holds outside "
-                    f"the approved partitions: ")
+    refused(
+        result,
+        "writing partition 2026-03-01 would publish business key(s) the target now also holds outside "
+        "the approved partitions: ",
+    )
     assert f"(also in {also_in})" in result.stderr, result.stderr
     assert snapshot(trips) == before
 
@@ -405,22 +493,26 @@ def test_the_stages_are_built_in_the_users_session_so_an_evening_event_keeps_its
     updated at 21:30 in New York (02:30 UTC the next day) is on 2026-03-01 for `dbt run`; the backfill's builds
     must say the same, or the trip leaves its day (issue 15: built under a pinned UTC, it was lost)."""
     trips.query(f"alter database {trips.backend.database} set timezone = 'America/New_York'")
-    trips.query("insert into raw.trip_events values (990, 1990, date '2026-03-01', 12.50, 'completed', "
-                "timestamptz '2026-03-02 02:30:00+00')")
+    trips.query(
+        "insert into raw.trip_events values (990, 1990, date '2026-03-01', 12.50, 'completed', "
+        "timestamptz '2026-03-02 02:30:00+00')"
+    )
     trips.query("drop table analytics.fct_trips_variant")
     local_day = ["--vars", "{local_day: true}"]
     built = trips.dbt("run", "-s", "fct_trips_variant", *local_day)
     assert built.returncode == 0, built.output
     by_dbt_run = trips.rows("analytics.fct_trips_variant")
-    assert ("2026-03-01" in {str(row[1]) for row in by_dbt_run if row[0] == 1990}), by_dbt_run
+    assert "2026-03-01" in {str(row[1]) for row in by_dbt_run if row[0] == 1990}, by_dbt_run
     path = trips.dir / "backfills" / "local_day.yml"
 
-    planned = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-01,2026-03-02", *local_day,
-                             "--out", str(path))
+    planned = trips.backfill(
+        "plan", "fct_trips_variant", "--partitions", "2026-03-01,2026-03-02", *local_day, "--out", str(path)
+    )
     # the builds equal what dbt run published, trip 1990 on 2026-03-01 included: nothing to change
     assert planned.returncode == 0, planned.output
-    assert planned.stdout.startswith("nothing to change: every partition of fct_trips_variant already holds exactly "
-                                     "the rows its build gives"), planned.stdout
+    assert planned.stdout.startswith(
+        "nothing to change: every partition of fct_trips_variant already holds exactly the rows its build gives"
+    ), planned.stdout
     assert not path.exists()
     assert trips.rows("analytics.fct_trips_variant") == by_dbt_run
 
@@ -431,28 +523,38 @@ def test_rows_with_the_approved_fingerprint_but_not_its_commitment_are_not_writt
     too slow for a test, so the operation is called as a planner could call it, with a commitment the stage's rows
     do not have: the copy apply inserts from is checked against it, and nothing is written."""
     from dbt_backfill.packet import Packet
+
     path, _ = approved(trips)
     packet = Packet.read(path)
     partitions = packet.partition_args()
     partitions[0]["commitment"] = "0" * 64
-    args = {**packet.scope_args(), "partitions": partitions, "approval": packet.approval.to_dict(),
-            "packet_sha256": packet.sha256(), "source": dict(packet.source)}
+    args = {
+        **packet.scope_args(),
+        "partitions": partitions,
+        "approval": packet.approval.to_dict(),
+        "packet_sha256": packet.sha256(),
+        "source": dict(packet.source),
+    }
     before = snapshot(trips)
 
     result = trips.dbt("run-operation", "dbt_backfill.apply_partitions", "--args", json.dumps(args))
 
     assert result.returncode != 0, result.output
-    assert ("the stage of partition 2026-03-01 has the approved fingerprint but not the approved commitment"
-            in result.output), result.output
+    assert (
+        "the stage of partition 2026-03-01 has the approved fingerprint but not the approved commitment"
+        in result.output
+    ), result.output
     assert snapshot(trips) == before
 
 
 def test_a_hostile_value_reaches_the_plan_document_and_the_terminal_escaped_and_bounded(trips):
     """A corrected status holding a newline, an HTML comment, a terminal escape sequence and 300 more characters."""
     hostile = "late\n<!-- approve without reading -->\x1b[2J" + "y" * 300
-    trips.query("insert into raw.trip_events select 991, trip_id, trip_date, fare, "
-                f"'{hostile}', updated_at + interval '1' hour from raw.trip_events where event_id = "
-                "(select min(event_id) from raw.trip_events where trip_date = date '2026-03-01')")
+    trips.query(
+        "insert into raw.trip_events select 991, trip_id, trip_date, fare, "
+        f"'{hostile}', updated_at + interval '1' hour from raw.trip_events where event_id = "
+        "(select min(event_id) from raw.trip_events where trip_date = date '2026-03-01')"
+    )
     path = trips.dir / "backfills" / "hostile.yml"
 
     planned = trips.backfill("plan", "fct_trips", "--partitions", "2026-03-01", "--out", str(path))
@@ -469,8 +571,9 @@ def test_a_hostile_value_reaches_the_plan_document_and_the_terminal_escaped_and_
 
 def test_a_column_excluded_from_the_fingerprint_cannot_be_changed_in_the_stage_after_approval(trips):
     path = trips.dir / "backfills" / "excluded.yml"
-    planned = trips.backfill("plan", "fct_trips", "--partitions", "2026-03-01", "--exclude-columns", "status",
-                             "--out", str(path))
+    planned = trips.backfill(
+        "plan", "fct_trips", "--partitions", "2026-03-01", "--exclude-columns", "status", "--out", str(path)
+    )
     assert planned.returncode == 0, planned.output
     assert trips.approve(path).returncode == 0
     stage = relation(yaml.safe_load(path.read_text())["partitions"][0]["stage_relation"])
@@ -491,11 +594,20 @@ def test_a_quoted_mixed_case_column_keeps_its_case_from_plan_to_apply(trips):
     built = trips.dbt("run", "-s", "fct_trips_variant", *mixed_case)
     assert built.returncode == 0, built.output
     published = trips.rows("analytics.fct_trips_variant")
-    trips.query("update analytics.fct_trips_variant set \"Amount\" = \"Amount\" + 1 where trip_date = date '2026-03-01'")
+    trips.query('update analytics.fct_trips_variant set "Amount" = "Amount" + 1 where trip_date = date \'2026-03-01\'')
     path = trips.dir / "backfills" / "mixed_case.yml"
 
-    planned = trips.backfill("plan", "fct_trips_variant", "--partitions", "2026-03-01", "--additive", "Amount",
-                             *mixed_case, "--out", str(path))
+    planned = trips.backfill(
+        "plan",
+        "fct_trips_variant",
+        "--partitions",
+        "2026-03-01",
+        "--additive",
+        "Amount",
+        *mixed_case,
+        "--out",
+        str(path),
+    )
     assert planned.returncode == 0, planned.output
     packet = yaml.safe_load(path.read_text())
     assert "Amount" in packet["material_columns"]
@@ -542,14 +654,18 @@ def test_an_applier_with_only_the_privileges_apply_and_rollback_use_repairs_and_
     path, _ = approved(trips)
     before = snapshot(trips)
     applier = as_role(trips, "applier", APPLIER_PRIVILEGES)
-    assert trips.query(f"select has_database_privilege('{applier}', current_database(), 'create'), "
-                       f"has_table_privilege('{applier}', 'analytics.fct_trips_volatile', 'insert')") == [(False, False)]
+    assert trips.query(
+        f"select has_database_privilege('{applier}', current_database(), 'create'), "
+        f"has_table_privilege('{applier}', 'analytics.fct_trips_volatile', 'insert')"
+    ) == [(False, False)]
 
     applied = trips.backfill("apply", str(path), "--target", "applier")
 
     assert applied.returncode == 0, applied.output
-    assert trips.query("select count(*), sum(fare) from analytics.fct_trips where trip_date between "
-                       "date '2026-03-01' and date '2026-03-03'") == [(13, Decimal("349.00"))]
+    assert trips.query(
+        "select count(*), sum(fare) from analytics.fct_trips where trip_date between "
+        "date '2026-03-01' and date '2026-03-03'"
+    ) == [(13, Decimal("349.00"))]
     verified = trips.backfill("verify", str(path), "--target", "applier")
     assert verified.returncode == 0, verified.output
     rolled_back = trips.backfill("rollback", str(path), "--target", "applier")
@@ -577,8 +693,10 @@ def test_a_stage_owner_without_write_on_the_target_gets_nothing_into_it_through_
     trips.query(f"update {stage} set fare = fare - 100 where trip_id = 1001")
     assert trips.backfill("apply", str(path)).returncode == 0
     trips.query(f"alter table {backup} owner to {owner}")
-    trips.query(f"set role {owner}; insert into {backup} select trip_id + 9000, date '2020-01-01', fare, status, "
-                f"updated_at from {backup}; reset role")
+    trips.query(
+        f"set role {owner}; insert into {backup} select trip_id + 9000, date '2020-01-01', fare, status, "
+        f"updated_at from {backup}; reset role"
+    )
 
     rolled_back = trips.backfill("rollback", str(path))
 
@@ -595,21 +713,28 @@ def test_a_column_name_holding_a_quote_is_refused_not_spliced_into_sql(trips):
     result = trips.backfill("apply", str(path))
 
     assert result.returncode == 1, result.output
-    assert ('analytics.fct_trips has a column named "x\\"; --", which holds a quote or control character: '
-            'dbt-backfill cannot quote it safely in SQL. Rename it.') in result.stderr, result.stderr
+    assert (
+        'analytics.fct_trips has a column named "x\\"; --", which holds a quote or control character: '
+        "dbt-backfill cannot quote it safely in SQL. Rename it."
+    ) in result.stderr, result.stderr
     assert snapshot(trips) == before
 
 
 # A stage changed so that what apply reads is no longer only the approved rows, each refused before it is read.
 STAGE_TAMPERING = {
-    "writable-by-others": (["grant insert, update on {stage} to public"],
-                           "can be written by PUBLIC, not only by its owner"),
+    "writable-by-others": (
+        ["grant insert, update on {stage} to public"],
+        "can be written by PUBLIC, not only by its owner",
+    ),
     # PostgreSQL evaluates a partial index's predicate when it plans a read of the table: an "immutable" function of
     # the stage's owner would run as the applier at apply's first read of the stage
-    "index-running-its-owners-code": (["create function analytics_backfill.bf_one() returns int language sql immutable "
-                                       "as 'select 1'",
-                                       "create index bf_echo on {stage} (trip_id) where analytics_backfill.bf_one() = 1"],
-                                      "has index analytics_backfill.bf_echo: reading it would run code its owner chose"),
+    "index-running-its-owners-code": (
+        [
+            "create function analytics_backfill.bf_one() returns int language sql immutable as 'select 1'",
+            "create index bf_echo on {stage} (trip_id) where analytics_backfill.bf_one() = 1",
+        ],
+        "has index analytics_backfill.bf_echo: reading it would run code its owner chose",
+    ),
 }
 
 
@@ -634,9 +759,20 @@ def test_the_plans_record_of_a_packet_cannot_be_added_for_an_edited_one(trips):
     path, packet = approved(trips)
     forged = rehashed(trips, path, raise_a_fingerprint_total)
     from dbt_backfill.packet import Packet
-    record = trips.dbt("run-operation", "dbt_backfill.audit_event", "--args", json.dumps({
-        "target": packet["target_relation"], "event": "planned", "run_id": packet["run_id"],
-        "fields": {"model": "fct_trips", "packet_sha256": Packet.read(forged).sha256()}}))
+
+    record = trips.dbt(
+        "run-operation",
+        "dbt_backfill.audit_event",
+        "--args",
+        json.dumps(
+            {
+                "target": packet["target_relation"],
+                "event": "planned",
+                "run_id": packet["run_id"],
+                "fields": {"model": "fct_trips", "packet_sha256": Packet.read(forged).sha256()},
+            }
+        ),
+    )
     assert record.returncode != 0, record.output
     assert "already has the packet its plan wrote recorded; a second record is refused" in record.output
     before = snapshot(trips)
@@ -657,12 +793,14 @@ def test_a_stage_holds_its_rows_as_the_published_table_types_them(trips):
     as_double = "cast(trip_id / 10000.0 as double precision)"
     before, variant = snapshot(trips), trips.rows("analytics.fct_trips_variant")
 
-    moved = trips.plan("fct_trips_variant", ["2026-03-02"], "--vars",
-                       json.dumps({"key_expr": as_double, "move_trip": 1005}))
+    moved = trips.plan(
+        "fct_trips_variant", ["2026-03-02"], "--vars", json.dumps({"key_expr": as_double, "move_trip": 1005})
+    )
     refused(moved, "in 2026-03-02 and in 2026-03-01")
     assert "trip_id=0.1005 in 2026-03-02" in moved.stderr, moved.stderr
-    other_family = trips.plan("fct_trips_variant", ["2026-03-02"], "--vars",
-                              json.dumps({"key_expr": "cast(trip_id as varchar(10))"}))
+    other_family = trips.plan(
+        "fct_trips_variant", ["2026-03-02"], "--vars", json.dumps({"key_expr": "cast(trip_id as varchar(10))"})
+    )
     refused(other_family, "the model now produces trip_id as ")
     assert re.search(r"\(the target: (real|float)\)", other_family.stderr.lower()), other_family.stderr  # DuckDB's name
     assert (snapshot(trips), trips.rows("analytics.fct_trips_variant")) == (before, variant)
@@ -689,11 +827,14 @@ def test_two_enum_types_are_two_types_though_postgresql_calls_both_user_defined(
     plan and failed at apply with a message about the stage's code on read."""
     trips.query("create type analytics.status_a as enum ('completed', 'corrected', 'refunded')")
     trips.query("create type analytics.status_b as enum ('completed', 'corrected', 'refunded')")
-    trips.query("alter table analytics.fct_trips_variant alter column status type analytics.status_a "
-                "using status::analytics.status_a")
+    trips.query(
+        "alter table analytics.fct_trips_variant alter column status type analytics.status_a "
+        "using status::analytics.status_a"
+    )
     before, variant = snapshot(trips), trips.rows("analytics.fct_trips_variant")
-    result = trips.plan("fct_trips_variant", ["2026-03-02"], "--vars",
-                        json.dumps({"status_expr": "cast(status as analytics.status_b)"}))
+    result = trips.plan(
+        "fct_trips_variant", ["2026-03-02"], "--vars", json.dumps({"status_expr": "cast(status as analytics.status_b)"})
+    )
     refused(result, "the model now produces status as analytics.status_b (the target: analytics.status_a)")
     assert (snapshot(trips), trips.rows("analytics.fct_trips_variant")) == (before, variant)
 
@@ -704,33 +845,48 @@ def test_a_search_path_naming_a_schema_others_may_create_in_is_refused_before_an
     closest match in any schema on the search_path, so a role that may create in one of them decides what the
     checks and the DELETE see. Planned and approved on a safe path, then run where the role's search_path names
     such a schema: every command refuses before it reads or writes anything; with CREATE revoked it goes ahead."""
-    path, packet = approved(trips)
+    path, _packet = approved(trips)
     before, stages_before = snapshot(trips), trips.backend.tables_in("analytics_backfill")
     audit = "select event, partition_value from analytics_backfill.dbt_backfill_audit order by recorded_at, event"
     audit_before = trips.query(audit)
     mallory = f"mallory_{secrets.token_hex(3)}"
-    trips.query(f"create role {mallory} nologin; create schema shared; grant usage, create on schema shared to {mallory}")
+    trips.query(
+        f"create role {mallory} nologin; create schema shared; grant usage, create on schema shared to {mallory}"
+    )
     unsafe = {**trips.env, "PGOPTIONS": "-c search_path=analytics,shared"}
     options = ["--project-dir", str(trips.dir), "--profiles-dir", str(trips.dir)]
     other = trips.dir / "backfills" / "on_an_unsafe_path.yml"
 
     def run(*command):
         return trips._run([str(Path(sys.executable).parent / "dbt-backfill"), *command, *options], env=unsafe)
+
     try:
-        for grantee, shown in ((mallory, f"may create: {mallory}"), ("public", "may create: PUBLIC (every role)"),
-                               (None, f"holds functions owned by {mallory}")):
+        for grantee, shown in (
+            (mallory, f"may create: {mallory}"),
+            ("public", "may create: PUBLIC (every role)"),
+            (None, f"holds functions owned by {mallory}"),
+        ):
             if grantee == "public":
                 trips.query(f"revoke create on schema shared from {mallory}; grant create on schema shared to public")
             elif grantee is None:  # CREATE revoked, but what mallory made while allowed is still there
-                trips.query(f"revoke create on schema shared from public; create function shared.lower(text) returns "
-                            f"text language sql as $$ select 'hijacked' $$; alter function shared.lower(text) owner "
-                            f"to {mallory}")
-            for command in (["apply", str(path)], ["plan", "fct_trips", "--partitions", "2026-03-01", "--out", str(other)],
-                            ["rollback", str(path)], ["history", "fct_trips"]):
+                trips.query(
+                    f"revoke create on schema shared from public; create function shared.lower(text) returns "
+                    f"text language sql as $$ select 'hijacked' $$; alter function shared.lower(text) owner "
+                    f"to {mallory}"
+                )
+            for command in (
+                ["apply", str(path)],
+                ["plan", "fct_trips", "--partitions", "2026-03-01", "--out", str(other)],
+                ["rollback", str(path)],
+                ["history", "fct_trips"],
+            ):
                 result = run(*command)
-                refused(result, f"the search_path of this session (analytics,shared) names schema(s) where roles that "
-                                f"cannot act as {trips.backend.server.user} may create functions and operators, or "
-                                f"have: \"shared\" ({shown}).")
+                refused(
+                    result,
+                    f"the search_path of this session (analytics,shared) names schema(s) where roles that "
+                    f"cannot act as {trips.backend.server.user} may create functions and operators, or "
+                    f'have: "shared" ({shown}).',
+                )
                 assert "Nothing was done." in result.stderr
                 assert snapshot(trips) == before and not other.exists()
                 assert trips.backend.tables_in("analytics_backfill") == stages_before
@@ -755,7 +911,9 @@ def test_clean_never_reads_a_backup_someone_swapped_for_a_view_it_keeps_it(trips
     assert rolled_back.returncode == 0, rolled_back.output
     backup = relation(packet["partitions"][0]["backup_relation"])
     trips.query("create table raw.calls (n int)")
-    trips.query("create function raw.tattle() returns int language sql as 'insert into raw.calls values (1) returning 1'")
+    trips.query(
+        "create function raw.tattle() returns int language sql as 'insert into raw.calls values (1) returning 1'"
+    )
     trips.query(f"create table raw.kept as select * from {backup}")
     trips.query(f"drop table {backup}")
     trips.query(f"create view {backup} as select k.* from raw.kept k where raw.tattle() = 1")
@@ -764,7 +922,10 @@ def test_clean_never_reads_a_backup_someone_swapped_for_a_view_it_keeps_it(trips
     result = trips.backfill("clean", str(path))
 
     # not "can still be rolled back": nothing read it, so nothing says so
-    refused(result, "the backups of 2026-03-01 (its backup is a view: not read) are kept unread or unlike the rows from "
-                    "before: nothing was dropped.")
+    refused(
+        result,
+        "the backups of 2026-03-01 (its backup is a view: not read) are kept unread or unlike the rows from "
+        "before: nothing was dropped.",
+    )
     assert trips.query("select count(*) from raw.calls") == [(0,)]  # the view was never read
     assert trips.tables_in("analytics_backfill") == stages and snapshot(trips) == before

@@ -1,5 +1,6 @@
 """The compiled-template cache (python_plugin/dbt_backfill/template_cache.py): a macro compiled by one command is read
 back by the next, renders exactly as a fresh compile does, and nothing it cannot trust is ever used."""
+
 from __future__ import annotations
 
 import os
@@ -34,10 +35,15 @@ LITERAL = "s3cr3t-literal-password"
 
 
 def render(directory):
-    completed = subprocess.run([sys.executable, "-c", RENDER, str(directory)], capture_output=True, text=True,
-                               env={**os.environ, "LITERAL": LITERAL})
+    completed = subprocess.run(
+        [sys.executable, "-c", RENDER, str(directory)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "LITERAL": LITERAL},
+    )
     assert completed.returncode == 0, completed.stderr
     import json
+
     return json.loads(completed.stdout)
 
 

@@ -1,6 +1,7 @@
 """The suite's commands run forked from a warm interpreter (tests/warm_interpreter.py). A command there must see
 what a new process would: its argv, working directory, environment, time zone, stdin, sys.path, exit status and
 exit handlers."""
+
 import json
 import subprocess
 import sys
@@ -31,8 +32,14 @@ def test_a_warm_command_sees_what_a_new_process_would(tmp_path):
     warm = WarmInterpreter(tmp_path)
     try:
         code, out, err = warm.run(str(script), ["exit", "3"], workdir, env)
-        cold = subprocess.run([sys.executable, str(script), "exit", "3"], cwd=workdir, env=env, capture_output=True,
-                              text=True, stdin=subprocess.DEVNULL)
+        cold = subprocess.run(
+            [sys.executable, str(script), "exit", "3"],
+            cwd=workdir,
+            env=env,
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+        )
         seen, seen_cold = json.loads(out), json.loads(cold.stdout)
         assert (code, err) == (cold.returncode, cold.stderr) == (3, "atexit ran\n")
         assert seen["dbt_loaded"] and not seen_cold["dbt_loaded"]  # the one difference, and the point of it

@@ -13,6 +13,7 @@ The server (`python warm_interpreter.py SOCKET`) takes one request per connectio
 (negative: the signal that ended it), as subprocess does. It never runs a thread (fork would copy a held lock) and
 exits when the process that started it closes its stdin.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -24,8 +25,15 @@ import sys
 import time
 from pathlib import Path
 
-PRELOADED = ("dbt.cli.main", "dbt.adapters.postgres", "dbt.adapters.duckdb", "dbt.adapters.spark",
-             "pyspark.sql.connect.session", "psycopg2", "duckdb")
+PRELOADED = (
+    "dbt.cli.main",
+    "dbt.adapters.postgres",
+    "dbt.adapters.duckdb",
+    "dbt.adapters.spark",
+    "pyspark.sql.connect.session",
+    "psycopg2",
+    "duckdb",
+)
 
 
 def _child(request: dict, listener: socket.socket, connection: socket.socket) -> None:
@@ -46,6 +54,7 @@ def _child(request: dict, listener: socket.socket, connection: socket.socket) ->
     sys.argv = [request["script"], *request["args"]]
     sys.path[0] = os.path.dirname(request["script"])  # as `python <script>` sets it: never this file's directory
     import runpy
+
     runpy.run_path(request["script"], run_name="__main__")  # its sys.exit ends the interpreter normally
 
 
@@ -98,8 +107,10 @@ class WarmInterpreter:
 
     def _start(self) -> None:
         import subprocess
-        self._server = subprocess.Popen([sys.executable, __file__, self.socket_path], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True)
+
+        self._server = subprocess.Popen(
+            [sys.executable, __file__, self.socket_path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
         assert self._server.stdout.readline() == "ready\n", "the warm interpreter did not start"
 
     def run(self, script: str, args: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, str, str]:
@@ -108,8 +119,7 @@ class WarmInterpreter:
         self._count += 1
         out = self.directory / f"command_{self._count}.out"
         err = self.directory / f"command_{self._count}.err"
-        request = {"script": script, "args": args, "cwd": str(cwd), "env": env, "stdout": str(out),
-                   "stderr": str(err)}
+        request = {"script": script, "args": args, "cwd": str(cwd), "env": env, "stdout": str(out), "stderr": str(err)}
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as connection:
             connection.connect(self.socket_path)
             connection.sendall((json.dumps(request) + "\n").encode())

@@ -3,6 +3,7 @@ its SQLSTATE classes 08 connection exception, 57P admin shutdown, 55P03 lock not
 42501 insufficient privilege, 53 insufficient resources; DuckDB's and Spark's equivalents), so that a lost
 connection is never blamed on a partition value or the model's SQL. Only the database's words decide: a text
 that matches nothing here is no cause, and the command's own explanation stands."""
+
 from __future__ import annotations
 
 import re
@@ -17,25 +18,45 @@ class Cause:
 
 
 CAUSES = (
-    ("unreachable", "the database is unreachable (no server answered)",
-     r"could not connect to server|connection to server .* failed|Connection refused|failed to connect to all "
-     r"addresses|StatusCode\.UNAVAILABLE"),
-    ("server_shutdown", "the database server ended the connection (an administrator's command, a shutdown or a "
-                        "restart)",
-     r"terminating connection due to administrator command|the database system is (shutting down|starting up|in "
-     r"recovery mode)|server shut down|57P0[1-3]"),
-    ("connection_lost", "the connection to the database was lost",
-     r"server closed the connection unexpectedly|connection already closed|could not receive data from server|"
-     r"could not send data to server|SSL connection has been closed unexpectedly|terminating connection due to "
-     r"(idle|conflict)|no connection to the server|Broken pipe|Connection reset by peer|\bSQLSTATE\[?08"),
-    ("lock_timeout", "a lock could not be had in time (another session holds it)",
-     r"canceling statement due to lock timeout|could not obtain lock|lock not available|55P03"),
-    ("statement_timeout", "a statement ran past the server's statement timeout and was canceled",
-     r"canceling statement due to statement timeout|57014|statement timeout"),
-    ("permission_denied", "the database refused a permission this command needs",
-     r"permission denied|must be owner of|42501|Access denied|insufficient privilege"),
-    ("disk_full", "the database ran out of disk space",
-     r"No space left on device|could not extend file|disk full|53100|could not write to file"),
+    (
+        "unreachable",
+        "the database is unreachable (no server answered)",
+        r"could not connect to server|connection to server .* failed|Connection refused|failed to connect to all "
+        r"addresses|StatusCode\.UNAVAILABLE",
+    ),
+    (
+        "server_shutdown",
+        "the database server ended the connection (an administrator's command, a shutdown or a restart)",
+        r"terminating connection due to administrator command|the database system is (shutting down|starting up|in "
+        r"recovery mode)|server shut down|57P0[1-3]",
+    ),
+    (
+        "connection_lost",
+        "the connection to the database was lost",
+        r"server closed the connection unexpectedly|connection already closed|could not receive data from server|"
+        r"could not send data to server|SSL connection has been closed unexpectedly|terminating connection due to "
+        r"(idle|conflict)|no connection to the server|Broken pipe|Connection reset by peer|\bSQLSTATE\[?08",
+    ),
+    (
+        "lock_timeout",
+        "a lock could not be had in time (another session holds it)",
+        r"canceling statement due to lock timeout|could not obtain lock|lock not available|55P03",
+    ),
+    (
+        "statement_timeout",
+        "a statement ran past the server's statement timeout and was canceled",
+        r"canceling statement due to statement timeout|57014|statement timeout",
+    ),
+    (
+        "permission_denied",
+        "the database refused a permission this command needs",
+        r"permission denied|must be owner of|42501|Access denied|insufficient privilege",
+    ),
+    (
+        "disk_full",
+        "the database ran out of disk space",
+        r"No space left on device|could not extend file|disk full|53100|could not write to file",
+    ),
 )
 
 

@@ -8,6 +8,7 @@ sentinel-wrapped JSON lines on dbt's log (run-operation discards return values);
 callback, and nothing dbt logs is printed on the CLI's stdout. Every command keeps its invocations few and
 constant, looping over partitions inside one operation.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -23,9 +24,10 @@ import subprocess
 import sys
 import threading
 import warnings
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from dbt_backfill import template_cache
 from dbt_backfill.causes import classify
@@ -50,8 +52,10 @@ def redact(text: str, environ: Mapping[str, str] | None = None) -> str:
 def require_supported_adapter(adapter_type: str) -> None:
     """Refuse, before anything runs, an adapter the package has no leaves for (its macros would raise mid-way)."""
     if adapter_type not in SUPPORTED_ADAPTERS:
-        raise BackfillError(f"dbt-backfill supports {', '.join(SUPPORTED_ADAPTERS)}; this project's target uses "
-                            f"{adapter_type or 'an unknown adapter'}. Nothing was changed.")
+        raise BackfillError(
+            f"dbt-backfill supports {', '.join(SUPPORTED_ADAPTERS)}; this project's target uses "
+            f"{adapter_type or 'an unknown adapter'}. Nothing was changed."
+        )
 
 
 def default_project_dir() -> Path:
@@ -108,9 +112,11 @@ def code_binding(node: Any, compiled_sql: str) -> dict[str, str]:
     its own plan resolves: partition column, key, checks), each as a SHA-256. A cascade approves a downstream plan
     in the root approver's name only while all three are what the root's approver saw."""
     meta = (node.config.meta or node.meta or {}).get("backfill")
-    return {"compiled_sql_sha256": sql_sha256(compiled_sql),
-            "model_file_sha256": node.checksum.checksum if node.checksum else "",
-            "meta_backfill_sha256": sql_sha256(json.dumps(meta, sort_keys=True, default=str))}
+    return {
+        "compiled_sql_sha256": sql_sha256(compiled_sql),
+        "model_file_sha256": node.checksum.checksum if node.checksum else "",
+        "meta_backfill_sha256": sql_sha256(json.dumps(meta, sort_keys=True, default=str)),
+    }
 
 
 @dataclass(frozen=True)
@@ -148,13 +154,18 @@ class DbtRunner:
         """While the block runs, SIGINT and SIGTERM stop the command only where it is safe: at the next of the
         package's `results` (emitted after a partition's transaction committed), so no partition is left to the
         server's rollback of a cut connection. A second signal stops at once."""
+
         def request_stop(signum: int, frame: Any) -> None:
             if self._stop_requested is not None:
                 self.stopped_at_once = True
                 raise KeyboardInterrupt
             self._stop_requested = signal.Signals(signum).name
-            print(f"dbt-backfill: {self._stop_requested} received; stopping when the current partition's transaction "
-                  f"has ended (send it again to stop at once).", file=sys.__stderr__, flush=True)
+            print(
+                f"dbt-backfill: {self._stop_requested} received; stopping when the current partition's transaction "
+                f"has ended (send it again to stop at once).",
+                file=sys.__stderr__,
+                flush=True,
+            )
 
         if threading.current_thread() is not threading.main_thread():
             yield
@@ -173,8 +184,19 @@ class DbtRunner:
         # file's level unless that is given too: logs/dbt.log keeps its debug record of every invocation.
         # --no-write-json: nothing reads a manifest.json or run_results.json of ours (the parse's partial-parse
         # state is written all the same), and the parse and the compile each wrote a ~1 MB manifest.
-        return [*command, "--no-write-json", "--log-format", "json", "--log-level", "none", "--log-level-file", "debug",
-                "--target-path", str(self.target_path), *self.options.flags()]
+        return [
+            *command,
+            "--no-write-json",
+            "--log-format",
+            "json",
+            "--log-level",
+            "none",
+            "--log-level-file",
+            "debug",
+            "--target-path",
+            str(self.target_path),
+            *self.options.flags(),
+        ]
 
     def _call(self, command: Sequence[str]) -> tuple[Any, Invocation]:
         from dbt.cli.main import dbtRunner  # imported here: `dbt-backfill --help` and packet checks stay fast
@@ -217,8 +239,13 @@ class DbtRunner:
             raise outcome.exception  # dbt catches these too; they are the user's, not a database's error
         if not outcome.success and not errors:
             said = str(outcome.exception).strip() if outcome.exception is not None else ""
-            errors.append(redact(said or "\n".join(printed.getvalue().strip().splitlines()[-5:])
-                                 or f"dbt {command[0]} failed without an error message"))
+            errors.append(
+                redact(
+                    said
+                    or "\n".join(printed.getvalue().strip().splitlines()[-5:])
+                    or f"dbt {command[0]} failed without an error message"
+                )
+            )
         errors.extend(unreadable)
         returncode = 0 if outcome.success and not unreadable else (2 if outcome.exception is not None else 1)
         return outcome.result, Invocation(returncode, tuple(results), tuple(errors))
@@ -243,7 +270,11 @@ class DbtRunner:
         if os.environ.get("DBT_PARTIAL_PARSE_FILE_PATH"):
             return []  # the user's own choice, which dbt reads from the environment
         ours = self.target_path / "partial_parse.msgpack"
-        theirs = Path(self.options.project_dir).resolve() / os.environ.get("DBT_TARGET_PATH", "target") / "partial_parse.msgpack"
+        theirs = (
+            Path(self.options.project_dir).resolve()
+            / os.environ.get("DBT_TARGET_PATH", "target")
+            / "partial_parse.msgpack"
+        )
         try:
             if theirs.stat().st_mtime > (ours.stat().st_mtime if ours.exists() else 0.0):
                 return ["--partial-parse-file-path", str(theirs)]
@@ -264,12 +295,12 @@ class DbtRunner:
         """The model's SQL with full, non-incremental semantics (`--full-refresh` makes is_incremental() false
         at compile time), and what the manifest says of it. The models downstream of it are compiled by the same
         invocation (their SQL hashes bind a cascade); one of them failing to compile fails nothing here."""
-        compiled, invocation = self._invoke(["compile", "--select", f"{model}+,resource_type:model",
-                                             "--full-refresh"])
+        compiled, invocation = self._invoke(["compile", "--select", f"{model}+,resource_type:model", "--full-refresh"])
         results = {r.node.unique_id: r for r in getattr(compiled, "results", None) or []}
         if invocation.returncode != 0 and not any(
-                r.node.name == model and r.node.resource_type == "model" and str(r.status) == "success"
-                for r in results.values()):
+            r.node.name == model and r.node.resource_type == "model" and str(r.status) == "success"
+            for r in results.values()
+        ):
             self._refuse_if_locked(invocation)
             raise BackfillError(f"dbt compile of {model} failed; nothing was changed.\n" + "\n".join(invocation.errors))
         manifest = self._manifest
@@ -289,25 +320,40 @@ class DbtRunner:
             adapter_type=adapter_type,
             binding=code_binding(node, compiled_node.compiled_code or ""),
             downstream_bindings={
-                unique_id: code_binding(result.node, result.node.compiled_code) for unique_id, result in results.items()
-                if unique_id != node.unique_id and str(result.status) == "success" and result.node.compiled_code},
+                unique_id: code_binding(result.node, result.node.compiled_code)
+                for unique_id, result in results.items()
+                if unique_id != node.unique_id and str(result.status) == "success" and result.node.compiled_code
+            },
         )
 
     def _model_in_manifest(self, model: str) -> Any:
         matches = [n for n in self._manifest.nodes.values() if n.resource_type == "model" and n.name == model]
         if not matches:
             # the closest names, aliases too (a model is often known by the table it publishes)
-            known = {name: n.name for n in self._manifest.nodes.values() if n.resource_type == "model"
-                     for name in {n.name, n.alias or n.name}}
+            known = {
+                name: n.name
+                for n in self._manifest.nodes.values()
+                if n.resource_type == "model"
+                for name in {n.name, n.alias or n.name}
+            }
             close = difflib.get_close_matches(model, list(known), n=3, cutoff=0.6)
-            hint = (" Did you mean " + " or ".join(
-                f"{known[name]}" + (f" (its alias is {name})" if name != known[name] else "") for name in close) + "?"
-                    if close else "")
-            raise BackfillError(f"no model named {model} in the dbt project at {self.options.project_dir}.{hint} "
-                                f"Nothing was changed.")
+            hint = (
+                " Did you mean "
+                + " or ".join(
+                    f"{known[name]}" + (f" (its alias is {name})" if name != known[name] else "") for name in close
+                )
+                + "?"
+                if close
+                else ""
+            )
+            raise BackfillError(
+                f"no model named {model} in the dbt project at {self.options.project_dir}.{hint} Nothing was changed."
+            )
         if len(matches) > 1:
-            raise BackfillError(f"{len(matches)} models are named {model} ({', '.join(n.unique_id for n in matches)}); "
-                                f"name one unambiguously. Nothing was changed.")
+            raise BackfillError(
+                f"{len(matches)} models are named {model} ({', '.join(n.unique_id for n in matches)}); "
+                f"name one unambiguously. Nothing was changed."
+            )
         return matches[0]
 
     def resolve_model(self, model: str) -> tuple[str, RelationRef]:
@@ -315,18 +361,24 @@ class DbtRunner:
         the adapter type and the model's relation."""
         failed = self._parsed()
         if failed is not None:
-            raise BackfillError("dbt could not parse the project; nothing was read or written.\n"
-                                + "\n".join(failed.errors))
+            raise BackfillError(
+                "dbt could not parse the project; nothing was read or written.\n" + "\n".join(failed.errors)
+            )
         node = self._model_in_manifest(model)
-        return (self._manifest.metadata.adapter_type or "",
-                RelationRef(node.database, node.schema, node.alias or node.name))
+        return (
+            self._manifest.metadata.adapter_type or "",
+            RelationRef(node.database, node.schema, node.alias or node.name),
+        )
 
     @staticmethod
     def _refuse_if_locked(invocation: Invocation) -> None:
         if any("Could not set lock on file" in e for e in invocation.errors):
-            raise BackfillRefused("locked", "the DuckDB database file is held by another process (a dbt run, another "
-                                            "apply): nothing was done. Try again when it has finished. The target is "
-                                            "unchanged.")
+            raise BackfillRefused(
+                "locked",
+                "the DuckDB database file is held by another process (a dbt run, another "
+                "apply): nothing was done. Try again when it has finished. The target is "
+                "unchanged.",
+            )
 
     def run_operation(self, macro: str, args: Mapping[str, Any]) -> Invocation:
         """Run one of the package's operations. A `refused` result becomes BackfillRefused, an `error` result
@@ -369,5 +421,11 @@ def dbt_executable() -> str:
 def run_dbt_as_a_user(options: DbtOptions, command: Sequence[str]) -> subprocess.CompletedProcess:
     """`dbt <command>` in a process of its own, as the user runs their scheduled job (the demo's `dbt run`): its
     connections and file locks end with it, before dbt-backfill's own commands start."""
-    return subprocess.run([dbt_executable(), *command, *options.flags()], capture_output=True, text=True,
-                          stdin=subprocess.DEVNULL, cwd=options.project_dir)
+    return subprocess.run(  # the caller reads the exit status: a failed user run is reported, not raised
+        [dbt_executable(), *command, *options.flags()],
+        check=False,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        cwd=options.project_dir,
+    )

@@ -5,16 +5,18 @@ The scenario's files live in models_example/ of a source checkout (the dbt model
 dbt through the runner and the dbt-backfill commands as a person would type them, and narrates through a
 callback: it prints nothing itself.
 """
+
 from __future__ import annotations
 
 import csv
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable
 
 from dbt_backfill.dbt_runner import DbtOptions, redact, run_dbt_as_a_user
 from dbt_backfill.errors import BackfillError
@@ -37,8 +39,10 @@ create table if not exists raw.trip_events (
 def trip_events(name: str) -> list[tuple]:
     """The rows of models_example/data/trip_events_<name>.csv (published, corrections)."""
     with open(EXAMPLE_DIR / "data" / f"trip_events_{name}.csv", newline="") as f:
-        return [(int(r["event_id"]), int(r["trip_id"]), r["trip_date"], Decimal(r["fare"]), r["status"],
-                 r["updated_at"]) for r in csv.DictReader(f)]
+        return [
+            (int(r["event_id"]), int(r["trip_id"]), r["trip_date"], Decimal(r["fare"]), r["status"], r["updated_at"])
+            for r in csv.DictReader(f)
+        ]
 
 
 def load_trip_events(connection, name: str, placeholder: str = "%s") -> None:
@@ -66,8 +70,10 @@ class DemoProject:
 
     def create(self) -> None:
         if not (REPO_DIR / "dbt_project.yml").exists() or not EXAMPLE_DIR.exists():
-            raise BackfillError("the demo runs from a source checkout of dbt-backfill (models_example/ and the dbt "
-                                "package beside python_plugin/); this installation has neither.")
+            raise BackfillError(
+                "the demo runs from a source checkout of dbt-backfill (models_example/ and the dbt "
+                "package beside python_plugin/); this installation has neither."
+            )
         if self.dir.exists():
             if not (self.dir / MARKER).exists():
                 raise BackfillError(f"{self.dir} exists and is not a dbt-backfill demo: choose another --dir.")
@@ -134,6 +140,7 @@ dbt_backfill_demo:
 @dataclass(frozen=True)
 class Step:
     """A command the demo ran, as a person would type it in the demo's directory, and what it printed."""
+
     command: str
     returncode: int
     output: str
@@ -150,27 +157,35 @@ def run_demo(directory: Path, say: Callable[[str], None]) -> int:
     for command in (["deps"], ["run"]):
         completed = run_dbt_as_a_user(options, command)
         if completed.returncode != 0:
-            raise BackfillError(f"dbt {' '.join(command)} failed in the demo project:\n"
-                                + redact((completed.stdout + completed.stderr).strip()[-3000:]))
+            raise BackfillError(
+                f"dbt {' '.join(command)} failed in the demo project:\n"
+                + redact((completed.stdout + completed.stderr).strip()[-3000:])
+            )
     days = list(BACKFILL_DAYS)
     count, total = project.days("analytics.fct_trips", days)
     say(f"1. dbt run published fct_trips: {days[0]}..{days[-1]} hold {count} trips, fare {total}.")
 
     project.load("corrections")
     events, naive = project.days("raw.trip_events", days)
-    say(f"2. Two late corrections land in the source: trip 1003 30.00 -> 12.00, trip 1007 50.00 -> 0.00 (refund).\n"
+    say(
+        f"2. Two late corrections land in the source: trip 1003 30.00 -> 12.00, trip 1007 50.00 -> 0.00 (refund).\n"
         f"   The source now has {events} events for the same 13 trips; a naive append would publish {events} rows "
-        f"and fare {naive}.")
+        f"and fare {naive}."
+    )
     run_dbt_as_a_user(options, ["run", "--select", "fct_trips"])
     count, stale = project.days("analytics.fct_trips", days)
-    say(f"   The live job (dbt run -s fct_trips) moves forward only: fct_trips still says {count} trips, fare {stale}.\n")
+    say(
+        f"   The live job (dbt run -s fct_trips) moves forward only: fct_trips still says {count} trips, fare {stale}.\n"
+    )
     neighbours_before = project.sql(
-        f"select * from analytics.fct_trips where trip_date in ('{NEIGHBOUR_DAYS[0]}', '{NEIGHBOUR_DAYS[1]}') order by 1")
+        f"select * from analytics.fct_trips where trip_date in ('{NEIGHBOUR_DAYS[0]}', '{NEIGHBOUR_DAYS[1]}') order by 1"
+    )
 
     def step(number: str, text: str, *args: str, expect: int = 0) -> Step:
         shown = "dbt-backfill " + " ".join(f'"{a}"' if " " in a else a for a in args)
-        completed = subprocess.run([_cli(), *args], cwd=project.dir, capture_output=True, text=True,
-                                   stdin=subprocess.DEVNULL)
+        completed = subprocess.run(
+            [_cli(), *args], cwd=project.dir, capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False
+        )
         output = (completed.stdout + completed.stderr).rstrip()
         say(f"{number}. {text}\n   $ {shown}\n" + "\n".join("   " + line for line in output.splitlines()))
         if completed.returncode != expect:
@@ -179,8 +194,16 @@ def run_demo(directory: Path, say: Callable[[str], None]) -> int:
         return Step(shown, completed.returncode, output)
 
     partitions = ",".join(days)
-    step("3", "Plan: pin the source, build every day twice, compare, write the packet. The target is only read.",
-         "plan", "fct_trips", "--partitions", partitions, "--out", PACKET)
+    step(
+        "3",
+        "Plan: pin the source, build every day twice, compare, write the packet. The target is only read.",
+        "plan",
+        "fct_trips",
+        "--partitions",
+        partitions,
+        "--out",
+        PACKET,
+    )
     step("4", "Apply before anyone approved: refused.", "apply", PACKET, expect=3)
     step("5", "The data owner approves this exact packet (its SHA-256).", "approve", PACKET, "--by", "Dana Owner")
     step("6", "Apply: one transaction per day, each checked against the approval before it commits.", "apply", PACKET)
@@ -189,23 +212,37 @@ def run_demo(directory: Path, say: Callable[[str], None]) -> int:
     count, total = project.days("analytics.fct_trips", days)
     fares = dict(project.sql("select trip_id, fare from analytics.fct_trips where trip_id in (1003, 1007)"))
     neighbours_after = project.sql(
-        f"select * from analytics.fct_trips where trip_date in ('{NEIGHBOUR_DAYS[0]}', '{NEIGHBOUR_DAYS[1]}') order by 1")
-    say(f"   fct_trips {days[0]}..{days[-1]}: {count} trips, fare {stale} -> {total}; trip 1003 = {fares[1003]}, "
-        f"trip 1007 = {fares[1007]}.")
-    say(f"   Outside the backfill, {' and '.join(NEIGHBOUR_DAYS)} hold the same {len(neighbours_after)} rows as before: "
-        f"{'unchanged' if neighbours_after == neighbours_before else 'CHANGED'}.\n")
+        f"select * from analytics.fct_trips where trip_date in ('{NEIGHBOUR_DAYS[0]}', '{NEIGHBOUR_DAYS[1]}') order by 1"
+    )
+    say(
+        f"   fct_trips {days[0]}..{days[-1]}: {count} trips, fare {stale} -> {total}; trip 1003 = {fares[1003]}, "
+        f"trip 1007 = {fares[1007]}."
+    )
+    say(
+        f"   Outside the backfill, {' and '.join(NEIGHBOUR_DAYS)} hold the same {len(neighbours_after)} rows as before: "
+        f"{'unchanged' if neighbours_after == neighbours_before else 'CHANGED'}.\n"
+    )
 
-    step("8", "The unsafe source: fct_trips_volatile reads a view with a clock value in updated_at.",
-         "plan", "fct_trips_volatile", "--partitions", days[0], expect=3)
+    step(
+        "8",
+        "The unsafe source: fct_trips_volatile reads a view with a clock value in updated_at.",
+        "plan",
+        "fct_trips_volatile",
+        "--partitions",
+        days[0],
+        expect=3,
+    )
     step("9", "The audit trail: every event, with who approved what.", "history", "fct_trips")
 
     # the same commands as the README's block for the project left behind (test_demo runs that block as written)
-    say(f"Done. The project stays in {project.dir}: read the packet ({PACKET}) and rerun any step there, e.g.\n"
+    say(
+        f"Done. The project stays in {project.dir}: read the packet ({PACKET}) and rerun any step there, e.g.\n"
         f"   cd {project.dir}\n"
-        f"   dbt-backfill rollback {PACKET} --by \"Your Name\"     # undo the demo's apply from its backups\n"
+        f'   dbt-backfill rollback {PACKET} --by "Your Name"     # undo the demo\'s apply from its backups\n'
         f"   dbt-backfill plan fct_trips --partitions {days[0]}..{days[-1]} --out backfills/again.yml\n"
-        f"   dbt-backfill approve backfills/again.yml --by \"Your Name\"\n"
-        f"   dbt-backfill apply backfills/again.yml")
+        f'   dbt-backfill approve backfills/again.yml --by "Your Name"\n'
+        f"   dbt-backfill apply backfills/again.yml"
+    )
     ok = (count, total) == (13, Decimal("349.00")) and neighbours_after == neighbours_before
     return 0 if ok else 1
 

@@ -1,4 +1,5 @@
 """The two ways a command stops short. The CLI maps them to exit statuses; nothing else decides exit codes."""
+
 from __future__ import annotations
 
 

@@ -1,22 +1,24 @@
 """The canonical fingerprint of a partition, as a value. The SQL that computes it lives in the dbt package
 (macros/fingerprint); this module compares, serialises and prints it."""
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Optional
+from typing import Any
 
 
 @dataclass(frozen=True)
 class Fingerprint:
     row_count: int
     null_keys: int
-    duplicate_keys: Optional[int]  # counted where keys are judged (the plan's builds); None elsewhere
+    duplicate_keys: int | None  # counted where keys are judged (the plan's builds); None elsewhere
     totals: Mapping[str, str] = field(default_factory=dict)  # exact decimal text, never float
     sha256: str = ""
     algorithm: str = ""
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Fingerprint":
+    def from_dict(cls, data: Mapping[str, Any]) -> Fingerprint:
         return cls(
             row_count=int(data["row_count"]),
             null_keys=int(data["null_keys"]),

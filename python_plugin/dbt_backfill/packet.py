@@ -3,13 +3,15 @@
 YAML on disk, one file per run. Its SHA-256 is taken over a canonical JSON rendering of everything but the
 approval block, so reformatting the YAML keeps an approval valid and any change of content voids it.
 """
+
 from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
@@ -45,7 +47,7 @@ class RelationRef:
     identifier: str
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "RelationRef":
+    def from_dict(cls, data: Mapping[str, Any]) -> RelationRef:
         return cls(database=data.get("database"), schema=str(data["schema"]), identifier=str(data["identifier"]))
 
     def to_dict(self) -> dict[str, Any]:
@@ -68,15 +70,26 @@ class Changes:
     buckets: Mapping[str, int] = field(default_factory=dict)
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Changes":
-        return cls(added=int(data["added"]), removed=int(data["removed"]), changed=int(data["changed"]),
-                   sample=tuple(data.get("sample") or ()), added_keys=tuple(data.get("added_keys") or ()),
-                   removed_keys=tuple(data.get("removed_keys") or ()), buckets=dict(data.get("buckets") or {}))
+    def from_dict(cls, data: Mapping[str, Any]) -> Changes:
+        return cls(
+            added=int(data["added"]),
+            removed=int(data["removed"]),
+            changed=int(data["changed"]),
+            sample=tuple(data.get("sample") or ()),
+            added_keys=tuple(data.get("added_keys") or ()),
+            removed_keys=tuple(data.get("removed_keys") or ()),
+            buckets=dict(data.get("buckets") or {}),
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        written = {"added": self.added, "removed": self.removed, "changed": self.changed,
-                   "sample": [dict(s) for s in self.sample], "added_keys": list(self.added_keys),
-                   "removed_keys": list(self.removed_keys)}
+        written = {
+            "added": self.added,
+            "removed": self.removed,
+            "changed": self.changed,
+            "sample": [dict(s) for s in self.sample],
+            "added_keys": list(self.added_keys),
+            "removed_keys": list(self.removed_keys),
+        }
         return {**written, "buckets": dict(self.buckets)} if self.buckets else written
 
 
@@ -99,7 +112,7 @@ class PartitionPlan:
         return self.commitment != self.target_before_commitment
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "PartitionPlan":
+    def from_dict(cls, data: Mapping[str, Any]) -> PartitionPlan:
         return cls(
             value=str(data["value"]),
             stage=RelationRef.from_dict(data["stage_relation"]),
@@ -110,8 +123,9 @@ class PartitionPlan:
             target_before=Fingerprint.from_dict(data["target_before"]),
             changes=Changes.from_dict(data["changes"]),
             commitment=None if data.get("commitment") is None else str(data["commitment"]),
-            target_before_commitment=(None if data.get("target_before_commitment") is None
-                                      else str(data["target_before_commitment"])),
+            target_before_commitment=(
+                None if data.get("target_before_commitment") is None else str(data["target_before_commitment"])
+            ),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -138,8 +152,12 @@ class Approval:
     despite: str | None = None  # the approver's reason for approving a packet reviewed RESTRUCTURE FIRST
 
     def to_dict(self) -> dict[str, Any]:
-        return {"approved_by": self.approved_by, "approved_at": self.approved_at, "packet_sha256": self.packet_sha256,
-                **({"despite": self.despite} if self.despite else {})}
+        return {
+            "approved_by": self.approved_by,
+            "approved_at": self.approved_at,
+            "packet_sha256": self.packet_sha256,
+            **({"despite": self.despite} if self.despite else {}),
+        }
 
 
 @dataclass(frozen=True)
@@ -205,18 +223,48 @@ class Packet:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Packet":
-        known = {"version", "run_id", "created_at", "model", "target", "target_relation", "adapter", "dbt_target",
-                 "partition_by", "business_key", "order_by", "additive", "exclude_columns", "material_columns",
-                 "code", "source", "partitions", "watermark", "allowances", "review", "cost", "gates", "control",
-                 "downstream", "batch_size", "cascade_of", "expires_at", "approval"}
+    def from_dict(cls, data: Mapping[str, Any]) -> Packet:
+        known = {
+            "version",
+            "run_id",
+            "created_at",
+            "model",
+            "target",
+            "target_relation",
+            "adapter",
+            "dbt_target",
+            "partition_by",
+            "business_key",
+            "order_by",
+            "additive",
+            "exclude_columns",
+            "material_columns",
+            "code",
+            "source",
+            "partitions",
+            "watermark",
+            "allowances",
+            "review",
+            "cost",
+            "gates",
+            "control",
+            "downstream",
+            "batch_size",
+            "cascade_of",
+            "expires_at",
+            "approval",
+        }
         unknown = sorted(set(data) - known)
         if unknown:
-            raise BackfillError(f"the packet has unknown field(s) {', '.join(unknown)}: it was not written by this "
-                                f"version of dbt-backfill. The target is unchanged.")
+            raise BackfillError(
+                f"the packet has unknown field(s) {', '.join(unknown)}: it was not written by this "
+                f"version of dbt-backfill. The target is unchanged."
+            )
         if data.get("version") != PACKET_VERSION:
-            raise BackfillError(f"packet version {data.get('version')!r} is not supported (this dbt-backfill reads "
-                                f"version {PACKET_VERSION}). The target is unchanged.")
+            raise BackfillError(
+                f"packet version {data.get('version')!r} is not supported (this dbt-backfill reads "
+                f"version {PACKET_VERSION}). The target is unchanged."
+            )
         approval = data.get("approval")
         return cls(
             version=PACKET_VERSION,
@@ -250,16 +298,31 @@ class Packet:
 
     def scope_args(self) -> dict[str, Any]:
         """What every operation on the target needs to know of the approved scope."""
-        return {"run_id": self.run_id, "model": self.model, "target": self.target.to_dict(), "partition_by": self.partition_by,
-                "business_key": list(self.business_key), "material_columns": list(self.material_columns),
-                "additive": list(self.additive)}
+        return {
+            "run_id": self.run_id,
+            "model": self.model,
+            "target": self.target.to_dict(),
+            "partition_by": self.partition_by,
+            "business_key": list(self.business_key),
+            "material_columns": list(self.material_columns),
+            "additive": list(self.additive),
+        }
 
     def partition_args(self) -> list[dict[str, Any]]:
         """Each partition as the apply, rollback and clean operations take it."""
-        return [{"value": p.value, "stage": p.stage.to_dict(), "stage_b": p.stage_b.to_dict(),
-                 "backup": p.backup.to_dict(), "fingerprint": p.fingerprint.to_dict(), "commitment": p.commitment,
-                 "target_before": p.target_before.to_dict(),
-                 "target_before_commitment": p.target_before_commitment} for p in self.partitions]
+        return [
+            {
+                "value": p.value,
+                "stage": p.stage.to_dict(),
+                "stage_b": p.stage_b.to_dict(),
+                "backup": p.backup.to_dict(),
+                "fingerprint": p.fingerprint.to_dict(),
+                "commitment": p.commitment,
+                "target_before": p.target_before.to_dict(),
+                "target_before_commitment": p.target_before_commitment,
+            }
+            for p in self.partitions
+        ]
 
     @property
     def failed_gates(self) -> list[Mapping[str, Any]]:
@@ -281,7 +344,7 @@ class Packet:
         canonical = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
         return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
-    def approved(self, approval: Approval) -> "Packet":
+    def approved(self, approval: Approval) -> Packet:
         return replace(self, approval=approval)
 
     def write(self, path: Path) -> None:
@@ -291,13 +354,15 @@ class Packet:
         tmp.replace(path)
 
     @classmethod
-    def read(cls, path: Path) -> "Packet":
+    def read(cls, path: Path) -> Packet:
         try:
             size = Path(path).stat().st_size
             if size > MAX_PACKET_BYTES:
-                raise BackfillError(f"{path} is {size} bytes, more than any packet a plan writes "
-                                    f"({MAX_PACKET_BYTES} at most). The target is unchanged.")
-            data = yaml.load(Path(path).read_text(), Loader=_PacketLoader)  # noqa: S506 (a safe loader)
+                raise BackfillError(
+                    f"{path} is {size} bytes, more than any packet a plan writes "
+                    f"({MAX_PACKET_BYTES} at most). The target is unchanged."
+                )
+            data = yaml.load(Path(path).read_text(), Loader=_PacketLoader)
         except FileNotFoundError:
             raise BackfillError(f"no packet at {path}. The target is unchanged.") from None
         except yaml.YAMLError as error:
@@ -307,8 +372,9 @@ class Packet:
         try:
             return cls.from_dict(data)
         except (KeyError, TypeError, ValueError) as error:
-            raise BackfillError(f"{path} is not a complete approval packet ({type(error).__name__}: {error}). "
-                                f"The target is unchanged.") from None
+            raise BackfillError(
+                f"{path} is not a complete approval packet ({type(error).__name__}: {error}). The target is unchanged."
+            ) from None
 
 
 def file_sha256(path: Path) -> str:

@@ -1,5 +1,6 @@
 """How a value from the data or the user appears in anything printed: escaped and cut, so that it can neither move
 the terminal's cursor, forge a line, nor flood the output. The floor every other module may import."""
+
 from __future__ import annotations
 
 import json
@@ -21,8 +22,10 @@ def shown(value: Any, width: int = 80) -> str:
         return cut
     # JSON escapes the C0 controls; DEL, the C1 controls (\x9b starts a terminal sequence too) and the invisible
     # format characters (bidirectional overrides) are escaped the same way
-    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf") else c
-                   for c in json.dumps(cut, ensure_ascii=False))
+    return "".join(
+        f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf") else c
+        for c in json.dumps(cut, ensure_ascii=False)
+    )
 
 
 def quoted(value: str, width: int = 80) -> str:

@@ -14,6 +14,7 @@ not compile is never kept. The directory is the user's own (made 0700; one that 
 others can write, is not used), as Jinja's own bytecode cache requires; deleting it at any time costs only the next
 command's compiles. Files unused for 30 days are removed.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -45,7 +46,7 @@ def default_directory() -> Path:
 def use(directory: Path | None = None) -> None:
     """Keep compiled templates under `directory` (default_directory()) from now on, in this process; where that
     directory cannot be made the user's own, compile as dbt does."""
-    global _directory
+    global _directory  # noqa: PLW0603 - one cache directory per process, set by the first command that asks
     directory = directory or default_directory()
     if _directory == directory:
         return  # a command invokes dbt several times: the directory is checked and pruned once per process
@@ -58,14 +59,28 @@ def use(directory: Path | None = None) -> None:
         return
     compile_fresh = jinja2.Environment.compile
 
-    def compile(self: Any, source: Any, name: str | None = None, filename: str | None = None, raw: bool = False,
-                defer_init: bool = False) -> Any:
+    def compile(
+        self: Any,
+        source: Any,
+        name: str | None = None,
+        filename: str | None = None,
+        raw: bool = False,
+        defer_init: bool = False,
+    ) -> Any:
         # Only a macro's own source as dbt compiles it (`from_string` of a file's `{% macro %}` block): never a
         # profile's or a var's value, which dbt renders as a template too (a literal password would be a constant
         # of its code object), nor a model's SQL. Anything else, and dbt's own macro debugging (which writes the
         # generated source for tracebacks), compiles as Jinja does.
-        if (_directory is None or raw or name is not None or filename is not None or defer_init
-                or not isinstance(source, str) or not MACRO.match(source) or os.environ.get("DBT_MACRO_DEBUGGING")):
+        if (
+            _directory is None
+            or raw
+            or name is not None
+            or filename is not None
+            or defer_init
+            or not isinstance(source, str)
+            or not MACRO.match(source)
+            or os.environ.get("DBT_MACRO_DEBUGGING")
+        ):
             return compile_fresh(self, source, name, filename, raw, defer_init)
         path = _directory / _key(self, source)
         with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
@@ -100,13 +115,29 @@ def _private(directory: Path) -> Path | None:
 
 
 def _key(environment: Any, source: str) -> str:
-    settings = (_versions(), type(environment).__module__, type(environment).__qualname__,
-                sorted(environment.extensions), sorted(environment.filters), sorted(environment.tests),
-                environment.is_async, environment.optimized, environment.finalize is None,
-                environment.block_start_string, environment.block_end_string, environment.variable_start_string,
-                environment.variable_end_string, environment.comment_start_string, environment.comment_end_string,
-                environment.line_statement_prefix, environment.line_comment_prefix, environment.trim_blocks,
-                environment.lstrip_blocks, environment.newline_sequence, environment.keep_trailing_newline)
+    settings = (
+        _versions(),
+        type(environment).__module__,
+        type(environment).__qualname__,
+        sorted(environment.extensions),
+        sorted(environment.filters),
+        sorted(environment.tests),
+        environment.is_async,
+        environment.optimized,
+        environment.finalize is None,
+        environment.block_start_string,
+        environment.block_end_string,
+        environment.variable_start_string,
+        environment.variable_end_string,
+        environment.comment_start_string,
+        environment.comment_end_string,
+        environment.line_statement_prefix,
+        environment.line_comment_prefix,
+        environment.trim_blocks,
+        environment.lstrip_blocks,
+        environment.newline_sequence,
+        environment.keep_trailing_newline,
+    )
     digest = hashlib.sha256(repr(settings).encode("utf-8"))
     digest.update(b"\0")
     digest.update(source.encode("utf-8", "surrogatepass"))
@@ -116,13 +147,15 @@ def _key(environment: Any, source: str) -> str:
 @functools.cache
 def _versions() -> tuple[str, str, str]:
     """Python's (its bytecode), Jinja's (its code generation) and dbt_common's (its environments and parser)."""
-    import jinja2
     from importlib.metadata import PackageNotFoundError, version
+
+    import jinja2
 
     try:
         dbt_common = version("dbt-common")
     except PackageNotFoundError:  # not installed as a distribution: key by the module's file instead
         import dbt_common as module
+
         dbt_common = str(getattr(module, "__file__", ""))
     return sys.version, jinja2.__version__, dbt_common
 

@@ -1,9 +1,11 @@
 """apply: replace the approved partitions, one transaction each, stopping at the first mismatch."""
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
@@ -32,21 +34,24 @@ class ApplyResult:
     skipped_notes: Mapping[str, str] = field(default_factory=dict)
 
 
-def apply(runner: DbtRunner, path: Path, batch_size: int | None = None,
-          allow_source_drift: str | None = None) -> ApplyResult:
+def apply(
+    runner: DbtRunner, path: Path, batch_size: int | None = None, allow_source_drift: str | None = None
+) -> ApplyResult:
     """Replace the approved partitions: the canary first, then batches (the packet's batch size unless
     `batch_size` is given), with a checkpoint after each. Rerunning after an interruption resumes: partitions
     already equal to the approval are skipped (never replaced twice), the rest are replaced. Refused after the
     packet's deadline, or when the source moved since the plan unless `allow_source_drift` gives the reason."""
     packet = Packet.read(path)
     refuse_elsewhere(runner, packet)
-    return audited(runner, packet.target, packet.run_id, packet.model,
-                   lambda: _apply(runner, path, batch_size, allow_source_drift))
+    return audited(
+        runner, packet.target, packet.run_id, packet.model, lambda: _apply(runner, path, batch_size, allow_source_drift)
+    )
 
 
 def _apply(runner: DbtRunner, path: Path, batch_size: int | None, allow_source_drift: str | None) -> ApplyResult:
-    packet = read_approved(path, f"Run `dbt-backfill approve {path} --by <name>` after reviewing it. "
-                                 f"The target is unchanged.")
+    packet = read_approved(
+        path, f"Run `dbt-backfill approve {path} --by <name>` after reviewing it. The target is unchanged."
+    )
     refuse_blocked(packet)
     if batch_size is not None and batch_size < 1:
         raise BackfillError(f"--batch-size must be at least 1, got {batch_size}. The target is unchanged.")
@@ -57,26 +62,36 @@ def _apply(runner: DbtRunner, path: Path, batch_size: int | None, allow_source_d
         raise stopped(runner, packet, path, "apply", failure) from None
     by_value = {p.value: p for p in packet.partitions}
     replaced = tuple(
-        ReplacedPartition(value=str(r["value"]), before=by_value[str(r["value"])].target_before,
-                          after=Fingerprint.from_dict(r["fingerprint"]))
-        for r in invocation.all("partition_replaced"))
+        ReplacedPartition(
+            value=str(r["value"]),
+            before=by_value[str(r["value"])].target_before,
+            after=Fingerprint.from_dict(r["fingerprint"]),
+        )
+        for r in invocation.all("partition_replaced")
+    )
     skipped = tuple(str(r["value"]) for r in invocation.all("partition_skipped"))
-    return ApplyResult(packet=packet, replaced=replaced, skipped=skipped,
-                       checkpoints=tuple(invocation.all("checkpoint")),
-                       skipped_notes={str(r["value"]): r["note"] for r in invocation.all("partition_skipped")
-                                      if r.get("note")})
+    return ApplyResult(
+        packet=packet,
+        replaced=replaced,
+        skipped=skipped,
+        checkpoints=tuple(invocation.all("checkpoint")),
+        skipped_notes={str(r["value"]): r["note"] for r in invocation.all("partition_skipped") if r.get("note")},
+    )
 
 
 def _replace(runner: DbtRunner, packet: Packet, batch_size: int | None, allow_source_drift: str | None):
-    return runner.run_operation("apply_partitions", {
-        **packet.scope_args(),
-        "watermark": dict(packet.watermark_config) if packet.watermark_config else None,
-        "allow_watermark_move": "watermark_move" in packet.allowances,
-        "approval": packet.approval.to_dict(),
-        "partitions": packet.partition_args(),
-        "control": dict(packet.control) if packet.control else None,
-        "batch_size": batch_size or packet.batch_size,
-        "packet_sha256": packet.sha256(),
-        "source": dict(packet.source),
-        "allow_source_drift": (allow_source_drift or "").strip() or None,
-    })
+    return runner.run_operation(
+        "apply_partitions",
+        {
+            **packet.scope_args(),
+            "watermark": dict(packet.watermark_config) if packet.watermark_config else None,
+            "allow_watermark_move": "watermark_move" in packet.allowances,
+            "approval": packet.approval.to_dict(),
+            "partitions": packet.partition_args(),
+            "control": dict(packet.control) if packet.control else None,
+            "batch_size": batch_size or packet.batch_size,
+            "packet_sha256": packet.sha256(),
+            "source": dict(packet.source),
+            "allow_source_drift": (allow_source_drift or "").strip() or None,
+        },
+    )

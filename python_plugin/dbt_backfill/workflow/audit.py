@@ -1,5 +1,6 @@
 """The audit trail as the workflow writes it from Python: refusals decided outside the database (and those that
 rolled a transaction back, whose audit row went with it)."""
+
 from __future__ import annotations
 
 import getpass
@@ -19,14 +20,21 @@ def who_runs(by: str | None) -> str:
     return by or f"OS user {getpass.getuser()}"
 
 
-def record_refusal(runner: DbtRunner, target: RelationRef, run_id: str | None, model: str,
-                   refused: BackfillRefused) -> None:
+def record_refusal(
+    runner: DbtRunner, target: RelationRef, run_id: str | None, model: str, refused: BackfillRefused
+) -> None:
     """Best effort: a refusal must reach the user even when it cannot reach the audit table (a locked DuckDB
     file, a lost connection)."""
     try:
-        runner.run_operation("audit_event", {"target": target.to_dict(), "event": "refused", "run_id": run_id,
-                                             "fields": {"model": model, "outcome": refused.reason,
-                                                        "detail": str(refused)}})
+        runner.run_operation(
+            "audit_event",
+            {
+                "target": target.to_dict(),
+                "event": "refused",
+                "run_id": run_id,
+                "fields": {"model": model, "outcome": refused.reason, "detail": str(refused)},
+            },
+        )
     except (BackfillError, BackfillRefused):
         pass
 
@@ -40,10 +48,12 @@ def audited(runner: DbtRunner, target: RelationRef, run_id: str | None, model: s
         raise
 
 
-def history(runner: DbtRunner, model: str | None, run_id: str | None = None, since: str | None = None,
-            limit: int = 1000) -> dict[str, Any]:
+def history(
+    runner: DbtRunner, model: str | None, run_id: str | None = None, since: str | None = None, limit: int = 1000
+) -> dict[str, Any]:
     """The audit trail as backfill_history reads it: {audits, looked_in, events}. The audit tables are found as
     every writer finds them (beside each model's relation, or the var dbt_backfill_audit_schema)."""
-    invocation = runner.run_operation("backfill_history", {"model": model, "run_id": run_id, "since": since,
-                                                           "limit": limit})
+    invocation = runner.run_operation(
+        "backfill_history", {"model": model, "run_id": run_id, "since": since, "limit": limit}
+    )
     return invocation.first("history")

@@ -19,12 +19,14 @@ statement: the model's SQL is evaluated once and compared with its table, and a 
 differs from that build stops the cascade before anything of the model is planned, naming it. So the cascade never
 reports success while a partition of a downstream model differs from its build, whatever window the model has.
 """
+
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
@@ -73,8 +75,13 @@ def describe_reach(reach: Mapping[str, Any] | None) -> str:
     return f"the changed partitions and {' and '.join(sides) or 'none around them'} ({reach['declared_by']})"
 
 
-def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
-                  now: dt.datetime | None = None, allow_source_drift: str | None = None) -> CascadeResult:
+def apply_cascade(
+    runner: DbtRunner,
+    path: Path,
+    batch_size: int | None = None,
+    now: dt.datetime | None = None,
+    allow_source_drift: str | None = None,
+) -> CascadeResult:
     """`allow_source_drift` is the root's alone: each downstream model is planned after its parents are applied,
     so what it pins is what it reads."""
     root = apply(runner, path, batch_size, allow_source_drift)
@@ -89,7 +96,9 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
         upstream = sorted({value for parent in parents for value in changed.get(parent) or []})
         if downstream["mapping"] in ("view", "ephemeral"):
             changed[model] = None if unknown else upstream  # it reads its parents when queried
-            steps.append(CascadeStep(model, "not_rebuilt", f"a {downstream['mapping']}: it reads its parents when queried"))
+            steps.append(
+                CascadeStep(model, "not_rebuilt", f"a {downstream['mapping']}: it reads its parents when queried")
+            )
             continue
         changed[model] = None
         if downstream["mapping"] != "same_partitions":
@@ -97,8 +106,14 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
             steps.append(_probed(runner, model, f"its partitions do not map onto the root's{reason}", changed))
             continue
         if unknown:
-            steps.append(_probed(runner, model, f"its parent(s) {', '.join(unknown)} were not rebuilt, so what "
-                                                f"reaches it is unknown", changed))
+            steps.append(
+                _probed(
+                    runner,
+                    model,
+                    f"its parent(s) {', '.join(unknown)} were not rebuilt, so what reaches it is unknown",
+                    changed,
+                )
+            )
             continue
         if not upstream:
             changed[model] = []
@@ -106,23 +121,35 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
             continue
         child_path = Path(path).with_name(f"{model}__{packet.run_id}__cascade.yml")
         done = ", ".join(s.model for s in steps if s.outcome == "applied")
-        stopped = (f"The root {packet.model} is applied{'; so are ' + done if done else ''}; {model} and the models "
-                   f"after it are unchanged.")
+        stopped = (
+            f"The root {packet.model} is applied{'; so are ' + done if done else ''}; {model} and the models "
+            f"after it are unchanged."
+        )
         reach = downstream.get("reach") or {}
         try:
             node = runner.compile_model(model)
             if node.materialized == "table":  # a plan would need a person's --allow-table reason
-                steps.append(_probed(runner, model, "a table: its next `dbt run` rebuilds it whole from its parents",
-                                     changed))
+                steps.append(
+                    _probed(runner, model, "a table: its next `dbt run` rebuilds it whole from its parents", changed)
+                )
                 continue
             spec = BackfillSpec.resolve(model, node.meta_backfill, {})
-            found = runner.run_operation("partitions_in_reach", {
-                "model": model, "partition_by": downstream["partition_by"], "changed": upstream,
-                "before": int(reach.get("before") or 0), "after": int(reach.get("after") or 0),
-                "model_sql": node.compiled_sql, "exclude_columns": list(spec.exclude_columns)}).first("reach")
+            found = runner.run_operation(
+                "partitions_in_reach",
+                {
+                    "model": model,
+                    "partition_by": downstream["partition_by"],
+                    "changed": upstream,
+                    "before": int(reach.get("before") or 0),
+                    "after": int(reach.get("after") or 0),
+                    "model_sql": node.compiled_sql,
+                    "exclude_columns": list(spec.exclude_columns),
+                },
+            ).first("reach")
         except BackfillRefused as refused:
-            raise BackfillRefused(refused.reason, f"cascade stopped at {model}: {refused} {stopped}",
-                                  refused.details) from None
+            raise BackfillRefused(
+                refused.reason, f"cascade stopped at {model}: {refused} {stopped}", refused.details
+            ) from None
         except BackfillError as error:
             raise BackfillError(f"cascade stopped at {model}: {error} {stopped}") from None
         in_reach = [str(v) for v in found["partitions"]]
@@ -137,64 +164,97 @@ def apply_cascade(runner: DbtRunner, path: Path, batch_size: int | None = None,
                 f"Declare the window in its meta.backfill (depends_on_window: {{after: N}} for a trailing window of "
                 f"N+1 partitions, before: for one that looks ahead) and plan the root again, or plan {model} by hand: "
                 f"`dbt-backfill plan {model} --partitions {every}`. {stopped}",
-                {"beyond": beyond, "reach": dict(reach), "changed": upstream, "in_reach": in_reach})
+                {"beyond": beyond, "reach": dict(reach), "changed": upstream, "in_reach": in_reach},
+            )
             record_refusal(runner, node.relation, packet.run_id, model, refused)
             raise refused
         try:
-            child = plan(runner, PlanRequest(model=model, partitions=in_reach, out=child_path,
-                                             batch_size=batch_size or packet.batch_size,
-                                             cascade_of={"run_id": packet.run_id,
-                                                         "packet_sha256": packet.approval.packet_sha256}))
+            child = plan(
+                runner,
+                PlanRequest(
+                    model=model,
+                    partitions=in_reach,
+                    out=child_path,
+                    batch_size=batch_size or packet.batch_size,
+                    cascade_of={"run_id": packet.run_id, "packet_sha256": packet.approval.packet_sha256},
+                ),
+            )
         except BackfillRefused as refused:
-            raise BackfillRefused(refused.reason, f"cascade stopped at {model}: {refused} {stopped}",
-                                  refused.details) from None
+            raise BackfillRefused(
+                refused.reason, f"cascade stopped at {model}: {refused} {stopped}", refused.details
+            ) from None
         except BackfillError as error:
             raise BackfillError(f"cascade stopped at {model}: {error} {stopped}") from None
         if isinstance(child, NothingToChange):
             changed[model] = []
-            steps.append(CascadeStep(model, "unchanged", f"its partitions in reach ({', '.join(in_reach)}) already "
-                                                         f"hold exactly what its build gives"))
+            steps.append(
+                CascadeStep(
+                    model,
+                    "unchanged",
+                    f"its partitions in reach ({', '.join(in_reach)}) already hold exactly what its build gives",
+                )
+            )
             continue
         bound = downstream.get("binding") or {}
         rebound = [name for name in BINDING if not bound.get(name) or child.packet.code.get(name) != bound[name]]
         if rebound:
-            refused = BackfillRefused("cascade_model_changed", f"cascade stopped at {model}: what it runs changed after "
-                                                               f"the root was planned ({', '.join(rebound)} differ from "
-                                                               f"the root's approved packet: its file, a macro, a var "
-                                                               f"or its meta.backfill), so the root's approval does "
-                                                               f"not cover it; the packet {child.path} needs a "
-                                                               f"person's review. {stopped}")
+            refused = BackfillRefused(
+                "cascade_model_changed",
+                f"cascade stopped at {model}: what it runs changed after "
+                f"the root was planned ({', '.join(rebound)} differ from "
+                f"the root's approved packet: its file, a macro, a var "
+                f"or its meta.backfill), so the root's approval does "
+                f"not cover it; the packet {child.path} needs a "
+                f"person's review. {stopped}",
+            )
             record_refusal(runner, child.packet.target, child.packet.run_id, model, refused)
             raise refused
         review = child.packet.review
         if review["verdict"] != "SAFE TO RUN":
-            refused = BackfillRefused("cascade_review", f"cascade stopped at {model}: its plan is reviewed "
-                                                        f"{review['verdict']} ({review['reason']}); the packet "
-                                                        f"{child.path} needs a person's review. {stopped}")
+            refused = BackfillRefused(
+                "cascade_review",
+                f"cascade stopped at {model}: its plan is reviewed "
+                f"{review['verdict']} ({review['reason']}); the packet "
+                f"{child.path} needs a person's review. {stopped}",
+            )
             record_refusal(runner, child.packet.target, child.packet.run_id, model, refused)
             raise refused
         stamp = (now or dt.datetime.now(dt.timezone.utc)).isoformat(timespec="seconds")
-        approved = child.packet.approved(Approval(approved_by=f"{packet.approval.approved_by} (cascade of {packet.run_id})",
-                                                  approved_at=stamp, packet_sha256=child.packet.sha256()))
+        approved = child.packet.approved(
+            Approval(
+                approved_by=f"{packet.approval.approved_by} (cascade of {packet.run_id})",
+                approved_at=stamp,
+                packet_sha256=child.packet.sha256(),
+            )
+        )
         approved.write(child.path)
         try:
             applied = apply(runner, child.path, batch_size)
         except BackfillRefused as refused:
-            raise BackfillRefused(refused.reason, f"cascade stopped at {model}: {refused} {stopped}",
-                                  refused.details) from None
+            raise BackfillRefused(
+                refused.reason, f"cascade stopped at {model}: {refused} {stopped}", refused.details
+            ) from None
         changed[model] = changed_partitions(applied.packet)
-        steps.append(CascadeStep(model, "applied", f"{len(applied.replaced)} partition(s) replaced, "
-                                                   f"{len(applied.skipped)} already equal (reach: "
-                                                   f"{describe_reach(reach)} of {', '.join(upstream)}; every other "
-                                                   f"partition equal to a full build of it)", child.path, applied))
+        steps.append(
+            CascadeStep(
+                model,
+                "applied",
+                f"{len(applied.replaced)} partition(s) replaced, "
+                f"{len(applied.skipped)} already equal (reach: "
+                f"{describe_reach(reach)} of {', '.join(upstream)}; every other "
+                f"partition equal to a full build of it)",
+                child.path,
+                applied,
+            )
+        )
     # a model that became a child of the root after its plan (a new file, a new ref): not covered by the approval,
     # never rebuilt, but never left unchecked either
     listed = {entry.get("unique_id") for entry in packet.downstream}
     for unique_id in sorted(set(runner.compile_model(packet.model).downstream_bindings) - listed):
-        steps.append(_probed(runner, unique_id.split(".")[-1], "it became downstream of the root after the root's plan",
-                             changed))
+        steps.append(
+            _probed(runner, unique_id.split(".")[-1], "it became downstream of the root after the root's plan", changed)
+        )
     return CascadeResult(root=root, steps=tuple(steps))
-
 
 
 def _probed(runner: DbtRunner, model: str, why: str, changed: dict[str, list[str] | None]) -> CascadeStep:
@@ -207,22 +267,37 @@ def _probed(runner: DbtRunner, model: str, why: str, changed: dict[str, list[str
     spec = node.meta_backfill or {}
     partition_by = spec.get("partition_by") if isinstance(spec, dict) else None
     excluded = spec.get("exclude_columns") or [] if isinstance(spec, dict) else []
-    drift = runner.run_operation("downstream_drift", {
-        "model": model, "model_sql": node.compiled_sql, "partition_by": partition_by,
-        "exclude_columns": [c.strip() for c in excluded.split(",")] if isinstance(excluded, str) else list(excluded),
-    }).first("drift")
+    drift = runner.run_operation(
+        "downstream_drift",
+        {
+            "model": model,
+            "model_sql": node.compiled_sql,
+            "partition_by": partition_by,
+            "exclude_columns": [c.strip() for c in excluded.split(",")]
+            if isinstance(excluded, str)
+            else list(excluded),
+        },
+    ).first("drift")
     if not drift["differing_rows"]:
         changed[model] = []
-        return CascadeStep(model, "unchanged", f"{why}; compared with a full build of it now: equal, nothing to "
-                                               f"rebuild")
+        return CascadeStep(
+            model, "unchanged", f"{why}; compared with a full build of it now: equal, nothing to rebuild"
+        )
     if partition_by and spec.get("business_key") and node.materialized != "table":
         differing = [str(v) for v in drift["differing"]]
         repair = f"`dbt-backfill plan {model} --partitions {drift['ranges']}`"
         where = f"partition(s) {', '.join(differing)} differ"
     else:
-        repair = (f"`dbt run --select {model}`" if node.materialized == "table" else
-                  f"`dbt run --select {model} --full-refresh` (or declare its meta.backfill partition_by and "
-                  f"business_key to repair it by partition)")
+        repair = (
+            f"`dbt run --select {model}`"
+            if node.materialized == "table"
+            else f"`dbt run --select {model} --full-refresh` (or declare its meta.backfill partition_by and "
+            f"business_key to repair it by partition)"
+        )
         where = f"{drift['differing_rows']} row(s) differ"
-    return CascadeStep(model, "stale", f"{why}, so it was not rebuilt; compared with a full build of it now, {where} "
-                                       f"from a full build of it: repair with {repair}")
+    return CascadeStep(
+        model,
+        "stale",
+        f"{why}, so it was not rebuilt; compared with a full build of it now, {where} "
+        f"from a full build of it: repair with {repair}",
+    )

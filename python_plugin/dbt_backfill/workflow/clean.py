@@ -1,6 +1,7 @@
 """clean: drop what dbt-backfill created in the stage schema. With a packet: the run's stages, and its backups once
 no rollback needs them (or with --drop-backups). Without one: a run by its id, or every run's relations that no
 packet needs (orphans: failed, refused and killed plans, expired packets), found from the audit trail."""
+
 from __future__ import annotations
 
 import re
@@ -27,14 +28,21 @@ class FoundRelation:
     reason: str | None  # why it is kept
 
     def to_dict(self) -> dict:
-        return {"run_id": self.run_id, "model": self.model, "relation": self.relation, "kind": self.kind,
-                "action": self.action, "reason": self.reason}
+        return {
+            "run_id": self.run_id,
+            "model": self.model,
+            "relation": self.relation,
+            "kind": self.kind,
+            "action": self.action,
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True)
 class Cleaned:
     """What a clean by packet did: the relations it dropped, and (Spark) the directories it deleted with them: a
     written copy's or a backup's that the table no longer reads."""
+
     dropped: tuple[str, ...]
     deleted_directories: tuple[str, ...]
 
@@ -43,9 +51,16 @@ def clean(runner: DbtRunner, path: Path, drop_backups: bool = False, by: str | N
     packet = Packet.read(path)
     refuse_elsewhere(runner, packet)
     try:
-        invocation = runner.run_operation("clean_run", {
-            **packet.scope_args(), "partitions": packet.partition_args(), "drop_backups": drop_backups,
-            "packet_sha256": packet.sha256(), "cleaned_by": who_runs(by)})
+        invocation = runner.run_operation(
+            "clean_run",
+            {
+                **packet.scope_args(),
+                "partitions": packet.partition_args(),
+                "drop_backups": drop_backups,
+                "packet_sha256": packet.sha256(),
+                "cleaned_by": who_runs(by),
+            },
+        )
     except BackfillError as failure:
         raise _with_what_is_left(runner, packet.run_id, failure) from None
     cleaned = invocation.first("cleaned")
@@ -57,10 +72,15 @@ def _with_what_is_left(runner: DbtRunner, run_id: str, failure: BackfillError) -
     exists, read in an invocation of its own — not what the code believes the failed statement undid."""
     try:
         left = [f.relation for f in clean_relations(runner, run_id=run_id, drop=False)]
-        read = (f"Read afterwards, run {run_id} still has {len(left)} relation(s): {', '.join(left)}." if left else
-                f"Read afterwards, run {run_id} has no relation left.")
+        read = (
+            f"Read afterwards, run {run_id} still has {len(left)} relation(s): {', '.join(left)}."
+            if left
+            else f"Read afterwards, run {run_id} has no relation left."
+        )
     except (BackfillError, BackfillRefused):
-        read = f"What is left could not be read; `dbt-backfill clean --run {run_id}` lists it when the database answers."
+        read = (
+            f"What is left could not be read; `dbt-backfill clean --run {run_id}` lists it when the database answers."
+        )
     first, _, rest = str(failure).partition("\n")
     return restated(failure, f"{first} {read}\n{rest}".rstrip())
 
@@ -73,14 +93,27 @@ def parse_older_than(text: str) -> float:
     return int(match.group(1)) * HOURS_PER[match.group(2)]
 
 
-def clean_relations(runner: DbtRunner, run_id: str | None = None, older_than_hours: float = 24.0, drop: bool = False,
-                    drop_backups: bool = False, by: str | None = None) -> list[FoundRelation]:
+def clean_relations(
+    runner: DbtRunner,
+    run_id: str | None = None,
+    older_than_hours: float = 24.0,
+    drop: bool = False,
+    drop_backups: bool = False,
+    by: str | None = None,
+) -> list[FoundRelation]:
     """The relations of one run (`run_id`) or of every run (orphans) that the audit trail says dbt-backfill created,
     each with what is (or, with drop=False, would be) done to it; dropped with drop=True."""
     try:
-        invocation = runner.run_operation("clean_orphans", {
-            "run_id": run_id, "older_than_hours": older_than_hours, "drop": drop, "drop_backups": drop_backups,
-            "cleaned_by": who_runs(by)})
+        invocation = runner.run_operation(
+            "clean_orphans",
+            {
+                "run_id": run_id,
+                "older_than_hours": older_than_hours,
+                "drop": drop,
+                "drop_backups": drop_backups,
+                "cleaned_by": who_runs(by),
+            },
+        )
     except BackfillError as failure:
         if drop and run_id is not None:
             raise _with_what_is_left(runner, run_id, failure) from None

@@ -2,10 +2,12 @@
 run's replacement or rollback, a full refresh, or none: the live job or an unknown writer), and whether the
 partition, read now, still holds what that writer wrote. The package's partition_ledger operation decides it all;
 this reads its result."""
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from dbt_backfill.dbt_runner import DbtRunner
 
@@ -25,11 +27,20 @@ class LedgerEntry:
     said: str  # all of it, in words
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "LedgerEntry":
-        return cls(value=str(data["value"]), rows=int(data["rows"]), sha256=str(data["sha256"]),
-                   writer=str(data["writer"]), run_id=data.get("run_id"), event=data.get("event"), at=data.get("at"),
-                   approved_by=data.get("approved_by"), by=data.get("by"), holds_writer=bool(data["holds_writer"]),
-                   said=str(data["said"]))
+    def from_dict(cls, data: Mapping[str, Any]) -> LedgerEntry:
+        return cls(
+            value=str(data["value"]),
+            rows=int(data["rows"]),
+            sha256=str(data["sha256"]),
+            writer=str(data["writer"]),
+            run_id=data.get("run_id"),
+            event=data.get("event"),
+            at=data.get("at"),
+            approved_by=data.get("approved_by"),
+            by=data.get("by"),
+            holds_writer=bool(data["holds_writer"]),
+            said=str(data["said"]),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
@@ -46,5 +57,8 @@ def read_ledger(runner: DbtRunner, model: str, partitions: str | None = None) ->
     """`partitions`: values and inclusive ranges, comma-separated, as plan takes them (the operation expands them);
     None: every partition the audit trail records a write of. Reads only."""
     result = runner.run_operation("partition_ledger", {"model": model, "partitions": partitions}).first("ledger")
-    return Ledger(model=result["model"], target=result["target"],
-                  partitions=tuple(LedgerEntry.from_dict(entry) for entry in result["partitions"]))
+    return Ledger(
+        model=result["model"],
+        target=result["target"],
+        partitions=tuple(LedgerEntry.from_dict(entry) for entry in result["partitions"]),
+    )

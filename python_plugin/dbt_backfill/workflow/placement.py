@@ -1,5 +1,6 @@
 """A packet runs only where it was planned: the adapter, database and relation it names must be what the current
 project and target resolve for its model, checked from a parse before anything connects to a database."""
+
 from __future__ import annotations
 
 from dbt_backfill.dbt_runner import DbtRunner
@@ -25,5 +26,8 @@ def refuse_elsewhere(runner: DbtRunner, packet: Packet) -> None:
             f"database, or was edited. A packet runs only where it was planned: nothing was read or written, not even "
             f"an audit row. The target is unchanged. Run it without --target (the packet's own is used), or plan again "
             f"here.",
-            {"planned": {"adapter": packet.adapter, **packet.target.to_dict()},
-             "resolved": {"adapter": adapter, **relation.to_dict()}})
+            {
+                "planned": {"adapter": packet.adapter, **packet.target.to_dict()},
+                "resolved": {"adapter": adapter, **relation.to_dict()},
+            },
+        )

@@ -3,6 +3,7 @@
 Read-only towards the target. Refuses (BackfillRefused) when the source moves, the two builds differ, a stage
 breaks the business key, or a stage would empty a published partition; no packet is written then.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -15,9 +16,10 @@ import sys
 import threading
 import unicodedata
 from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 from dbt_backfill import __version__
 from dbt_backfill.causes import classify
@@ -57,6 +59,7 @@ class PlanResult:
 class NothingToChange:
     """A plan whose every partition already holds exactly what its build gives (the fingerprint and the
     commitment): nothing to approve, so no packet; its stages are dropped."""
+
     model: str
     run_id: str
     partitions: tuple[str, ...]
@@ -104,13 +107,18 @@ def expand_range(item: str) -> list[str]:
     elif INTEGER.fullmatch(first) and INTEGER.fullmatch(last):
         low, high, step = int(first), int(last), str
     else:
-        raise BackfillError(f"partition range {quoted(item)} is not first..last of two ISO dates (2026-01-01..2026-03-31) or "
-                            f"two integers (1..12). Nothing was changed.")
+        raise BackfillError(
+            f"partition range {quoted(item)} is not first..last of two ISO dates (2026-01-01..2026-03-31) or "
+            f"two integers (1..12). Nothing was changed."
+        )
     if high < low:
-        raise BackfillError(f"partition range {quoted(item)} is empty: its first value comes after its last. Nothing was "
-                            f"changed.")
+        raise BackfillError(
+            f"partition range {quoted(item)} is empty: its first value comes after its last. Nothing was changed."
+        )
     if high - low >= RANGE_LIMIT:
-        raise BackfillError(f"partition range {quoted(item)} spans more than {RANGE_LIMIT:,} values. Nothing was changed.")
+        raise BackfillError(
+            f"partition range {quoted(item)} spans more than {RANGE_LIMIT:,} values. Nothing was changed."
+        )
     return [step(n) for n in range(low, high + 1)]
 
 
@@ -127,25 +135,32 @@ def parse_partitions(text: str | Sequence[str]) -> tuple[str, ...]:
     # type would change is refused by the package (the round trip in _check_partition_values).
     items = list(text.split(",") if isinstance(text, str) else text)
     if not items or any(not v for v in items):
-        raise BackfillError(f"--partitions must be a comma-separated list of partition values, got {shown(text)}. "
-                            f"Nothing was changed.")
+        raise BackfillError(
+            f"--partitions must be a comma-separated list of partition values, got {shown(text)}. Nothing was changed."
+        )
     values: list[str] = []
     for item in items:
         hidden = hidden_character(item)
         if hidden:
-            raise BackfillError(f"partition value {shown(item)} holds a control or invisible character (U+"
-                                f"{ord(hidden[1]):04X}, character {hidden[0]}): no partition is named so. Nothing "
-                                f"was changed.")
+            raise BackfillError(
+                f"partition value {shown(item)} holds a control or invisible character (U+"
+                f"{ord(hidden[1]):04X}, character {hidden[0]}): no partition is named so. Nothing "
+                f"was changed."
+            )
         values.extend(expand_range(item))
         if len(values) > TOTAL_LIMIT:  # checked as it grows: three ranges under the cap each are still too many
-            raise BackfillError(f"the partitions named come to more than {TOTAL_LIMIT:,} values (every range and "
-                                f"value together). Nothing was changed.")
+            raise BackfillError(
+                f"the partitions named come to more than {TOTAL_LIMIT:,} values (every range and "
+                f"value together). Nothing was changed."
+            )
     counts = Counter(values)  # one pass: a repeat check must not cost the square of the values
     repeated = sorted(value for value, count in counts.items() if count > 1)
     if repeated:
-        raise BackfillError(f"partition(s) {', '.join(shown(v) for v in repeated[:20])}"
-                            f"{f' and {len(repeated) - 20} more' if len(repeated) > 20 else ''} named more than once. "
-                            f"Nothing was changed.")
+        raise BackfillError(
+            f"partition(s) {', '.join(shown(v) for v in repeated[:20])}"
+            f"{f' and {len(repeated) - 20} more' if len(repeated) > 20 else ''} named more than once. "
+            f"Nothing was changed."
+        )
     return tuple(values)
 
 
@@ -162,17 +177,21 @@ def read_partitions_file(path: Path) -> list[str]:
     try:
         text = path.read_bytes().decode("utf-8")
     except UnicodeDecodeError as bad:
-        raise BackfillError(f"--partitions-file {path}: byte {bad.start + 1} is not UTF-8. Nothing was changed.") from None
+        raise BackfillError(
+            f"--partitions-file {path}: byte {bad.start + 1} is not UTF-8. Nothing was changed."
+        ) from None
     values = []
-    for number, line in enumerate(text.split("\n"), start=1):
-        line = line[:-1] if line.endswith("\r") else line
+    for number, raw_line in enumerate(text.split("\n"), start=1):
+        line = raw_line[:-1] if raw_line.endswith("\r") else raw_line
         hidden = hidden_character(line)
         if hidden:
             column, character = hidden
             what = "a byte-order mark" if character == "\ufeff" else "a control character"
-            raise BackfillError(f"--partitions-file {path}, line {number}, column {column}: {what} "
-                                f"(U+{ord(character):04X}). Write one value or range per line, in plain text. "
-                                f"Nothing was changed.")
+            raise BackfillError(
+                f"--partitions-file {path}, line {number}, column {column}: {what} "
+                f"(U+{ord(character):04X}). Write one value or range per line, in plain text. "
+                f"Nothing was changed."
+            )
         if line.strip():
             values.append(line)
     return values
@@ -183,17 +202,23 @@ def check_out_path(path: Path) -> None:
     make: the packet must be a .yml/.yaml file, an existing file there must be a packet, and a plan document
     there must belong to a packet at `path`."""
     if path.suffix not in (".yml", ".yaml"):
-        raise BackfillError(f"--out {path}: a packet is YAML, so its name ends in .yml or .yaml (its written plan "
-                            f"goes beside it as .md). Nothing was changed.")
+        raise BackfillError(
+            f"--out {path}: a packet is YAML, so its name ends in .yml or .yaml (its written plan "
+            f"goes beside it as .md). Nothing was changed."
+        )
     if path.exists():
         try:
             Packet.read(path)
         except BackfillError:
-            raise BackfillError(f"--out {path}: that file exists and is not a packet; a plan does not write over it. "
-                                f"Name another file. Nothing was changed.") from None
+            raise BackfillError(
+                f"--out {path}: that file exists and is not a packet; a plan does not write over it. "
+                f"Name another file. Nothing was changed."
+            ) from None
     elif plan_document_path(path).exists():
-        raise BackfillError(f"--out {path}: {plan_document_path(path)} exists and is no packet's written plan (no packet "
-                            f"beside it); a plan does not write over it. Name another file. Nothing was changed.")
+        raise BackfillError(
+            f"--out {path}: {plan_document_path(path)} exists and is no packet's written plan (no packet "
+            f"beside it); a plan does not write over it. Name another file. Nothing was changed."
+        )
 
 
 def new_run_id(now: dt.datetime) -> str:
@@ -203,8 +228,13 @@ def new_run_id(now: dt.datetime) -> str:
 
 def _git_commit(project_dir: Path) -> str | None:
     try:
-        completed = subprocess.run(["git", "-C", str(project_dir), "rev-parse", "HEAD"], capture_output=True,
-                                   text=True, timeout=10)
+        completed = subprocess.run(
+            ["git", "-C", str(project_dir), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     if completed.returncode != 0:
@@ -215,29 +245,34 @@ def _git_commit(project_dir: Path) -> str | None:
 def _check_builds(partitions: list[PartitionPlan], stage_schema: str, allow_empty: str | None) -> None:
     differing = [p for p in partitions if p.builds["a"] != p.builds["b"]]
     if differing:
-        described = "; ".join(f"{p.value}: a {p.builds['a'].describe()} vs b {p.builds['b'].describe()}"
-                              for p in differing)
+        described = "; ".join(
+            f"{p.value}: a {p.builds['a'].describe()} vs b {p.builds['b'].describe()}" for p in differing
+        )
         raise BackfillRefused(
             "builds_differ",
             f"the two builds differ for partition(s) {', '.join(p.value for p in differing)} ({described}). The model "
             f"does not give the same rows twice from the same source (random(), now(), a newest-wins order with "
             f"ties, an unordered limit). No packet was written and the target is unchanged.",
-            {"partitions": [p.value for p in differing]})
+            {"partitions": [p.value for p in differing]},
+        )
     broken = [p for p in partitions if p.fingerprint.null_keys or p.fingerprint.duplicate_keys]
     if broken:
-        described = "; ".join(f"{p.value}: {p.fingerprint.null_keys} null, {p.fingerprint.duplicate_keys} duplicated"
-                              for p in broken)
+        described = "; ".join(
+            f"{p.value}: {p.fingerprint.null_keys} null, {p.fingerprint.duplicate_keys} duplicated" for p in broken
+        )
         raise BackfillRefused(
             "business_key",
             f"the business key does not identify one row per key in partition(s) {described}. Fix the model's "
             f"newest-wins logic or the declared business_key. No packet was written and the target is unchanged.",
-            {"partitions": [p.value for p in broken]})
+            {"partitions": [p.value for p in broken]},
+        )
     nothing = [p for p in partitions if p.fingerprint.row_count == 0 and p.target_before.row_count == 0]
     if nothing:
         raise BackfillError(
             f"partition(s) {', '.join(p.value for p in nothing)} hold no rows in the target and none in the model's "
             f"output: there is nothing to repair. Check the values (and their format). No packet was written and "
-            f"the target is unchanged.")
+            f"the target is unchanged."
+        )
     emptied = [p for p in partitions if p.fingerprint.row_count == 0 and p.target_before.row_count > 0]
     if emptied and not allow_empty:
         raise BackfillRefused(
@@ -245,33 +280,39 @@ def _check_builds(partitions: list[PartitionPlan], stage_schema: str, allow_empt
             f"the model produces no rows for partition(s) {', '.join(p.value for p in emptied)}, where the target "
             f"holds {', '.join(str(p.target_before.row_count) for p in emptied)} rows: applying would empty them. "
             f"Check the partition values and the source; if emptying is right, plan again with --allow-empty "
-            f"\"<reason>\". No packet was written and the target is unchanged.",
-            {"partitions": [p.value for p in emptied]})
+            f'"<reason>". No packet was written and the target is unchanged.',
+            {"partitions": [p.value for p in emptied]},
+        )
 
 
-def _check_keys_and_watermark(result: Mapping[str, Any], business_key: Sequence[str],
-                              allow_watermark_move: str | None) -> None:
+def _check_keys_and_watermark(
+    result: Mapping[str, Any], business_key: Sequence[str], allow_watermark_move: str | None
+) -> None:
     collisions = result.get("key_collisions") or []
     if collisions:
-        described = "; ".join(f"{'|'.join(business_key)}={c['key']} in {c['partition']} and in {c['also_in']}"
-                              for c in collisions)
+        described = "; ".join(
+            f"{'|'.join(business_key)}={c['key']} in {c['partition']} and in {c['also_in']}" for c in collisions
+        )
         raise BackfillRefused(
             "key_in_two_partitions",
             f"after the backfill these keys would be in two partitions ({described}): a row moved between "
             f"partitions and only one side is named. Name every partition it moved between. No packet was written and the target "
             f"is unchanged.",
-            {"collisions": collisions})
+            {"collisions": collisions},
+        )
     moved_out = result.get("keys_moved_out") or []
     if moved_out:
-        described = "; ".join(f"{'|'.join(business_key)}={m['key']} leaves {m['partition']} for {m['moved_to']}"
-                              for m in moved_out)
+        described = "; ".join(
+            f"{'|'.join(business_key)}={m['key']} leaves {m['partition']} for {m['moved_to']}" for m in moved_out
+        )
         to_add = sorted({m["moved_to"] for m in moved_out})
         raise BackfillRefused(
             "key_moved_out_of_scope",
             f"rows would be lost: a full build of the model places these keys in partitions the plan does not name "
             f"({described}); replacing the named partitions alone would leave them in no partition. Add "
             f"{', '.join(to_add)} to --partitions. No packet was written and the target is unchanged.",
-            {"moved_out": moved_out, "partitions_to_add": to_add})
+            {"moved_out": moved_out, "partitions_to_add": to_add},
+        )
     watermark = result.get("watermark")
     if watermark and watermark["raised"] and not allow_watermark_move:
         raise BackfillRefused(
@@ -279,8 +320,9 @@ def _check_keys_and_watermark(result: Mapping[str, Any], business_key: Sequence[
             f"the backfill would raise the live job's watermark max({watermark['before']['column']}) from "
             f"{watermark['before']['value']} to {watermark['after']['value']}: the next scheduled run would resume "
             f"from there and skip what lies between. Leave the newest partitions to the live job, or plan again "
-            f"with --allow-watermark-move \"<reason>\". No packet was written and the target is unchanged.",
-            {"watermark": watermark})
+            f'with --allow-watermark-move "<reason>". No packet was written and the target is unchanged.',
+            {"watermark": watermark},
+        )
 
 
 def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None) -> PlanResult | NothingToChange:
@@ -307,13 +349,20 @@ def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None
         raise _plan_stopped(runner, node, run_id, path, failure) from None
 
 
-def _plan_stopped(runner: DbtRunner, node: ModelNode, run_id: str, path: Path,
-                  failure: BackfillError | BackfillRefused | KeyboardInterrupt) -> Exception:
+def _plan_stopped(
+    runner: DbtRunner,
+    node: ModelNode,
+    run_id: str,
+    path: Path,
+    failure: BackfillError | BackfillRefused | KeyboardInterrupt,
+) -> Exception:
     """A plan that stopped: its `plan_failed` row, its stages dropped (or kept, to compare two builds), and the
     failure restated with what that left."""
     if isinstance(failure, KeyboardInterrupt):
-        failure = Interrupted(f"the plan was stopped (Ctrl-C or SIGTERM). {_what_was_written(path, run_id)}; a plan "
-                              f"only reads the target, so the target is unchanged.")
+        failure = Interrupted(
+            f"the plan was stopped (Ctrl-C or SIGTERM). {_what_was_written(path, run_id)}; a plan "
+            f"only reads the target, so the target is unchanged."
+        )
     _record_plan_failed(runner, node, run_id, failure)
     said = _stages_after_failure(runner, run_id, keep=getattr(failure, "reason", None) == "builds_differ")
     if isinstance(failure, BackfillError) and failure.cause is not None:
@@ -329,33 +378,52 @@ def _check_materialization(node: ModelNode, allow_table: str | None) -> None:
     """The CLI's copy of the package's _check_materialization (macros/plan/_plan.sql), made before anything is read
     or recorded: the same refusals, word for word (tests/test_plan_review.py runs both paths)."""
     if node.materialized in ("view", "ephemeral"):
-        how = ("a view: it runs its SQL on every read" if node.materialized == "view" else
-               "ephemeral: it has no table, its SQL is inlined where it is read")
-        raise BackfillError(f"{node.name} is materialized as {how}, so it is always current and there is nothing to "
-                            f"repair. Nothing was changed.")
+        how = (
+            "a view: it runs its SQL on every read"
+            if node.materialized == "view"
+            else "ephemeral: it has no table, its SQL is inlined where it is read"
+        )
+        raise BackfillError(
+            f"{node.name} is materialized as {how}, so it is always current and there is nothing to "
+            f"repair. Nothing was changed."
+        )
     if node.materialized == "table" and not allow_table:
-        raise BackfillError(f"{node.name} is materialized as a table: its next `dbt run` rebuilds it whole from its "
-                            f"sources, replacing whatever a backfill writes (rebuilding it is the repair). To replace "
-                            f"partitions until then, say why: --allow-table \"<reason>\" (pure dbt: allow_table: "
-                            f"<reason>), kept in the packet. Nothing was changed.")
+        raise BackfillError(
+            f"{node.name} is materialized as a table: its next `dbt run` rebuilds it whole from its "
+            f"sources, replacing whatever a backfill writes (rebuilding it is the repair). To replace "
+            f'partitions until then, say why: --allow-table "<reason>" (pure dbt: allow_table: '
+            f"<reason>), kept in the packet. Nothing was changed."
+        )
 
 
-def _nothing_to_change(runner: DbtRunner, node: ModelNode, run_id: str,
-                       partitions: list[PartitionPlan]) -> NothingToChange:
+def _nothing_to_change(
+    runner: DbtRunner, node: ModelNode, run_id: str, partitions: list[PartitionPlan]
+) -> NothingToChange:
     """Drop the stages (a plan that writes no packet leaves none), record `nothing_to_change`, and say so with
     what was read: each partition's rows and SHA-256, in the target and in its build alike."""
     dropped = _stages_after_failure(runner, run_id, keep=False)
-    read = ", ".join(f"{p.value} ({p.target_before.row_count} rows, sha256 {p.target_before.short})" for p in partitions)
-    message = (f"nothing to change: every partition of {node.name} already holds exactly the rows its build gives "
-               f"(fingerprint and commitment): {read}. No packet was written and the target is unchanged. {dropped}")
+    read = ", ".join(
+        f"{p.value} ({p.target_before.row_count} rows, sha256 {p.target_before.short})" for p in partitions
+    )
+    message = (
+        f"nothing to change: every partition of {node.name} already holds exactly the rows its build gives "
+        f"(fingerprint and commitment): {read}. No packet was written and the target is unchanged. {dropped}"
+    )
     try:
-        runner.run_operation("audit_event", {"target": node.relation.to_dict(), "event": "nothing_to_change",
-                                             "run_id": run_id, "fields": {"model": node.name, "outcome": "no packet",
-                                                                          "detail": read[:2000]}})
+        runner.run_operation(
+            "audit_event",
+            {
+                "target": node.relation.to_dict(),
+                "event": "nothing_to_change",
+                "run_id": run_id,
+                "fields": {"model": node.name, "outcome": "no packet", "detail": read[:2000]},
+            },
+        )
     except (BackfillError, BackfillRefused):
         pass  # best effort, as a failed plan's row: what the target holds was read and said above
-    return NothingToChange(model=node.name, run_id=run_id, partitions=tuple(p.value for p in partitions),
-                           message=message)
+    return NothingToChange(
+        model=node.name, run_id=run_id, partitions=tuple(p.value for p in partitions), message=message
+    )
 
 
 def _what_was_written(path: Path, run_id: str) -> str:
@@ -364,8 +432,12 @@ def _what_was_written(path: Path, run_id: str) -> str:
         written = Packet.read(path).run_id == run_id
     except Exception:  # absent, half-written or not a packet: not this run's
         written = False
-    return (f"Its packet file {path} was written, but the plan did not finish (its audit row or written plan may be "
-            f"missing): plan again rather than approve it" if written else "No packet was written")
+    return (
+        f"Its packet file {path} was written, but the plan did not finish (its audit row or written plan may be "
+        f"missing): plan again rather than approve it"
+        if written
+        else "No packet was written"
+    )
 
 
 @contextlib.contextmanager
@@ -381,8 +453,12 @@ def _finishing(what: str) -> Iterator[None]:
         if received:
             raise KeyboardInterrupt
         received.append(signal.Signals(signum).name)
-        print(f"dbt-backfill: {received[0]} received while {what}; stopping once that is done (send it again to stop "
-              f"at once).", file=sys.__stderr__, flush=True)
+        print(
+            f"dbt-backfill: {received[0]} received while {what}; stopping once that is done (send it again to stop "
+            f"at once).",
+            file=sys.__stderr__,
+            flush=True,
+        )
 
     previous = {sig: signal.signal(sig, hold) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -401,12 +477,16 @@ def _stages_after_failure(runner: DbtRunner, run_id: str, keep: bool) -> str:
         found = clean_relations(runner, run_id=run_id, drop=not keep)
     except (BackfillError, BackfillRefused) as failure:
         cause = classify(str(failure))
-        return (f"Its stages (run {run_id}) could not be dropped ({cause.says if cause else 'see the error'}): "
-                f"drop them with {command}.")
+        return (
+            f"Its stages (run {run_id}) could not be dropped ({cause.says if cause else 'see the error'}): "
+            f"drop them with {command}."
+        )
     if keep:
         names = [f.relation for f in found if f.kind in ("build a", "build b")]
-        return (f"Its stages are kept so the two builds can be compared: {', '.join(names) or 'none'}; drop them with "
-                f"{command}.")
+        return (
+            f"Its stages are kept so the two builds can be compared: {', '.join(names) or 'none'}; drop them with "
+            f"{command}."
+        )
     dropped = [f.relation for f in found if f.action == "dropped"]
     return f"Its stages were dropped ({len(dropped)} relation(s))." if dropped else "It built no stages."
 
@@ -414,74 +494,106 @@ def _stages_after_failure(runner: DbtRunner, run_id: str, keep: bool) -> str:
 def _record_plan_failed(runner: DbtRunner, node: ModelNode, run_id: str, failure: Exception) -> None:
     """A failed or refused plan is `plan_failed` in the audit trail, with its reason (best effort: the database may
     be what failed). Never `planned`: that row means a packet was written."""
-    reason = getattr(failure, "reason", None) or (failure.cause.kind if getattr(failure, "cause", None) else
-                                                  "interrupted" if isinstance(failure, Interrupted) else "error")
+    reason = getattr(failure, "reason", None) or (
+        failure.cause.kind
+        if getattr(failure, "cause", None)
+        else "interrupted"
+        if isinstance(failure, Interrupted)
+        else "error"
+    )
     try:
-        runner.run_operation("audit_event", {"target": node.relation.to_dict(), "event": "plan_failed", "run_id": run_id,
-                                             "fields": {"model": node.name, "outcome": reason,
-                                                        "detail": str(failure).splitlines()[0][:2000]}})
+        runner.run_operation(
+            "audit_event",
+            {
+                "target": node.relation.to_dict(),
+                "event": "plan_failed",
+                "run_id": run_id,
+                "fields": {"model": node.name, "outcome": reason, "detail": str(failure).splitlines()[0][:2000]},
+            },
+        )
     except (BackfillError, BackfillRefused):
         pass
 
 
-def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: BackfillSpec, partitions: tuple[str, ...],
-          run_id: str, now: dt.datetime, path: Path) -> PlanResult:
+def _plan(
+    runner: DbtRunner,
+    request: PlanRequest,
+    node: ModelNode,
+    spec: BackfillSpec,
+    partitions: tuple[str, ...],
+    run_id: str,
+    now: dt.datetime,
+    path: Path,
+) -> PlanResult:
     code = {
         **node.binding,
         "git_commit": _git_commit(runner.options.project_dir),
         "dbt_backfill_version": __version__,
         "dbt_version": node.dbt_version,
     }
-    invocation = runner.run_operation("plan_stages", {
-        "model": node.name,
-        "run_id": run_id,
-        "target": node.relation.to_dict(),
-        "model_sql": node.compiled_sql,
-        "partition_by": spec.partition_by,
-        "business_key": list(spec.business_key),
-        "partitions": list(partitions),
-        "from_ranges": values_from_ranges(request.partitions),
-        "order_by": list(spec.order_by),
-        "additive": list(spec.additive),
-        "exclude_columns": list(spec.exclude_columns),
-        "stage_schema": spec.stage_schema,
-        "watermark": dict(spec.watermark) if spec.watermark else None,
-        "checks": [dict(c) for c in spec.checks],
-        "cost_warning": dict(spec.cost_warning),
-        "approval_ttl": spec.approval_ttl,
-        "input_window": dict(spec.input_window) if spec.input_window is not None else None,
-        "window_proof_max_age": spec.window_proof_max_age,
-        "prove_window": request.prove_window,
-        "allowances": {k: v for k, v in (("empty_partitions", request.allow_empty),
-                                         ("watermark_move", request.allow_watermark_move),
-                                         ("table_model", request.allow_table)) if v},
-        "code": code,
-        "batch_size": request.batch_size,
-        "commands": _commands(path, node.name),
-    })
+    invocation = runner.run_operation(
+        "plan_stages",
+        {
+            "model": node.name,
+            "run_id": run_id,
+            "target": node.relation.to_dict(),
+            "model_sql": node.compiled_sql,
+            "partition_by": spec.partition_by,
+            "business_key": list(spec.business_key),
+            "partitions": list(partitions),
+            "from_ranges": values_from_ranges(request.partitions),
+            "order_by": list(spec.order_by),
+            "additive": list(spec.additive),
+            "exclude_columns": list(spec.exclude_columns),
+            "stage_schema": spec.stage_schema,
+            "watermark": dict(spec.watermark) if spec.watermark else None,
+            "checks": [dict(c) for c in spec.checks],
+            "cost_warning": dict(spec.cost_warning),
+            "approval_ttl": spec.approval_ttl,
+            "input_window": dict(spec.input_window) if spec.input_window is not None else None,
+            "window_proof_max_age": spec.window_proof_max_age,
+            "prove_window": request.prove_window,
+            "allowances": {
+                k: v
+                for k, v in (
+                    ("empty_partitions", request.allow_empty),
+                    ("watermark_move", request.allow_watermark_move),
+                    ("table_model", request.allow_table),
+                )
+                if v
+            },
+            "code": code,
+            "batch_size": request.batch_size,
+            "commands": _commands(path, node.name),
+        },
+    )
     result = invocation.first("plan")
     if result is None:
         raise BackfillError("the plan_stages operation returned no result; nothing was changed.")
     if result["package_version"] != __version__:
-        raise BackfillError(f"the dbt package dbt_backfill installed in the project is version "
-                            f"{result['package_version']}, this CLI is {__version__}: align them (packages.yml, "
-                            f"dbt deps). No packet was written and the target is unchanged.")
+        raise BackfillError(
+            f"the dbt package dbt_backfill installed in the project is version "
+            f"{result['package_version']}, this CLI is {__version__}: align them (packages.yml, "
+            f"dbt deps). No packet was written and the target is unchanged."
+        )
 
     planned = []
     for item in result["partitions"]:
         builds = {k: Fingerprint.from_dict(v) for k, v in item["builds"].items()}
-        planned.append(PartitionPlan(
-            value=str(item["value"]),
-            stage=RelationRef.from_dict(item["stage"]),
-            stage_b=RelationRef.from_dict(item["stage_b"]),
-            backup=RelationRef.from_dict(item["backup"]),
-            builds=builds,
-            fingerprint=builds["a"],
-            target_before=Fingerprint.from_dict(item["target_before"]),
-            changes=Changes.from_dict(item["changes"]),
-            commitment=str(item["commitment"]),
-            target_before_commitment=str(item["target_before_commitment"]),
-        ))
+        planned.append(
+            PartitionPlan(
+                value=str(item["value"]),
+                stage=RelationRef.from_dict(item["stage"]),
+                stage_b=RelationRef.from_dict(item["stage_b"]),
+                backup=RelationRef.from_dict(item["backup"]),
+                builds=builds,
+                fingerprint=builds["a"],
+                target_before=Fingerprint.from_dict(item["target_before"]),
+                changes=Changes.from_dict(item["changes"]),
+                commitment=str(item["commitment"]),
+                target_before_commitment=str(item["target_before_commitment"]),
+            )
+        )
     _check_builds(planned, result["stage_schema"], request.allow_empty)
     if result.get("nothing_to_change"):  # every partition equals its build, fingerprint and commitment (_plan)
         raise _AllEqual(planned)
@@ -518,42 +630,63 @@ def _plan(runner: DbtRunner, request: PlanRequest, node: ModelNode, spec: Backfi
         control=result["control"],
         # each downstream model bound by what it runs, compiled with the root (code_binding): a cascade approves its
         # plan in the root approver's name only while that is unchanged
-        downstream=tuple({**entry, "binding": dict(node.downstream_bindings.get(entry["unique_id"], {}))}
-                         for entry in result["downstream"]),
+        downstream=tuple(
+            {**entry, "binding": dict(node.downstream_bindings.get(entry["unique_id"], {}))}
+            for entry in result["downstream"]
+        ),
         batch_size=request.batch_size,
         cascade_of=dict(request.cascade_of) if request.cascade_of else None,
         expires_at=result["expires_at"],
     )
     document = plan_document_path(path)
-    markdown = (f"{result['markdown'].rstrip()}\n\n---\nThis plan describes packet `{path.name}`, SHA-256 "
-                f"`{packet.sha256()}`: an approval binds to exactly that content.\n")
+    markdown = (
+        f"{result['markdown'].rstrip()}\n\n---\nThis plan describes packet `{path.name}`, SHA-256 "
+        f"`{packet.sha256()}`: an approval binds to exactly that content.\n"
+    )
     with _finishing("the plan writes its packet and records it"):
         packet.write(path)
         # The plan's record of what it wrote: apply, rollback and clean refuse a packet whose content no plan wrote
         # (an edited packet re-hashed to match a copied approval has no such row).
-        runner.run_operation("audit_event", {"target": packet.target.to_dict(), "event": "planned", "run_id": run_id,
-                                             "fields": {"model": node.name, "packet_sha256": packet.sha256(),
-                                                        "outcome": packet.review["verdict"],
-                                                        "fingerprint_after": [p.fingerprint.sha256 for p in planned],
-                                                        "detail": f"{', '.join(p.value for p in planned)} ({path})"}})
+        runner.run_operation(
+            "audit_event",
+            {
+                "target": packet.target.to_dict(),
+                "event": "planned",
+                "run_id": run_id,
+                "fields": {
+                    "model": node.name,
+                    "packet_sha256": packet.sha256(),
+                    "outcome": packet.review["verdict"],
+                    "fingerprint_after": [p.fingerprint.sha256 for p in planned],
+                    "detail": f"{', '.join(p.value for p in planned)} ({path})",
+                },
+            },
+        )
         document.write_text(markdown)
     if packet.failed_gates:
-        described = "; ".join(f"{g['check']} on {g['partition']}: {g['observed']}, expected {g['expected']}"
-                              for g in packet.failed_gates)
+        described = "; ".join(
+            f"{g['check']} on {g['partition']}: {g['observed']}, expected {g['expected']}" for g in packet.failed_gates
+        )
         raise BackfillRefused(
             "gate_failed",
             f"reconciliation gate(s) of meta.backfill.checks failed ({described}). The packet and plan are written "
             f"for review ({path}, {document}); approve and apply refuse it. The target is unchanged.",
-            {"packet": str(path), "gates": packet.failed_gates})
+            {"packet": str(path), "gates": packet.failed_gates},
+        )
     if packet.blocking_checks:
         described = "; ".join(f"{c['check']}: {c['finding']}" for c in packet.blocking_checks)
         raise BackfillRefused(
             "review_blocked",
             f"the review judged the plan BLOCK ({described}). The packet and plan are written for review ({path}, "
             f"{document}); approve and apply refuse it. The target is unchanged.",
-            {"packet": str(path), "checks": packet.blocking_checks})
-    return PlanResult(packet=packet, path=path, markdown=markdown,
-                      skipped_in_ranges=tuple(str(v) for v in result.get("skipped_in_ranges") or ()))
+            {"packet": str(path), "checks": packet.blocking_checks},
+        )
+    return PlanResult(
+        packet=packet,
+        path=path,
+        markdown=markdown,
+        skipped_in_ranges=tuple(str(v) for v in result.get("skipped_in_ranges") or ()),
+    )
 
 
 def plan_document_path(packet_path: Path) -> Path:
@@ -563,6 +696,10 @@ def plan_document_path(packet_path: Path) -> Path:
 
 def _commands(path: Path, model: str) -> dict[str, str]:
     """The next steps as the plan document names them: this CLI's commands on this packet."""
-    return {"approve": f"`dbt-backfill approve {path} --by <name>`", "apply": f"`dbt-backfill apply {path}`",
-            "verify": f"`dbt-backfill verify {path}`", "rollback": f"`dbt-backfill rollback {path}`",
-            "history": f"`dbt-backfill history {model}`"}
+    return {
+        "approve": f"`dbt-backfill approve {path} --by <name>`",
+        "apply": f"`dbt-backfill apply {path}`",
+        "verify": f"`dbt-backfill verify {path}`",
+        "rollback": f"`dbt-backfill rollback {path}`",
+        "history": f"`dbt-backfill history {model}`",
+    }

@@ -1,10 +1,12 @@
 """status: what the target's partitions hold now, read from the database — never inferred from how far a command
 believes it got. The same read follows every failure or interruption of apply and rollback."""
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from dbt_backfill.causes import classify
 from dbt_backfill.dbt_runner import DbtRunner
@@ -16,9 +18,22 @@ from dbt_backfill.workflow.placement import refuse_elsewhere
 
 AS_APPROVED, AS_BEFORE, NEITHER = "as approved", "as before", "neither"
 # refusals of apply that hold for the packet as it stands: running it again is refused again
-REFUSES_THE_PACKET = frozenset({"source_drift", "approval_expired", "packet_outdated", "packet_not_planned",
-                                "approval_conflict", "stage_missing", "stage_changed", "packet_relations",
-                                "packet_target_not_the_model", "control_changed", "target_changed", "superseded"})
+REFUSES_THE_PACKET = frozenset(
+    {
+        "source_drift",
+        "approval_expired",
+        "packet_outdated",
+        "packet_not_planned",
+        "approval_conflict",
+        "stage_missing",
+        "stage_changed",
+        "packet_relations",
+        "packet_target_not_the_model",
+        "control_changed",
+        "target_changed",
+        "superseded",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -35,15 +50,25 @@ class PartitionState:
     @property
     def written_by_another_run(self) -> bool:
         """It holds what another run wrote last: that run's to undo, not this packet's."""
-        return bool(self.ledger and self.ledger.get("writer") == "run" and self.ledger.get("holds_writer")
-                    and self.ledger.get("event") in ("replaced", "adopted") and self.ledger.get("run_id") != self.run_id)
+        return bool(
+            self.ledger
+            and self.ledger.get("writer") == "run"
+            and self.ledger.get("holds_writer")
+            and self.ledger.get("event") in ("replaced", "adopted")
+            and self.ledger.get("run_id") != self.run_id
+        )
 
     run_id: str | None = None
 
     def to_dict(self) -> dict:
-        return {"value": self.value, "state": self.state, "sha256": self.fingerprint.sha256,
-                "rows": self.fingerprint.row_count, "unchanged_by_the_repair": self.unchanged_by_the_repair,
-                "last_written": dict(self.ledger) if self.ledger else None}
+        return {
+            "value": self.value,
+            "state": self.state,
+            "sha256": self.fingerprint.sha256,
+            "rows": self.fingerprint.row_count,
+            "unchanged_by_the_repair": self.unchanged_by_the_repair,
+            "last_written": dict(self.ledger) if self.ledger else None,
+        }
 
 
 @dataclass(frozen=True)
@@ -72,62 +97,101 @@ class TargetState:
             # another run's rows: that run's to undo; what this packet still says of the others follows
             said = "; ".join(_written_by_another_run(p) for p in later)
             rest = [p for p in self.partitions if p not in later]
-            others = "; ".join(f"{p.value} {p.state}" + (" (the repair changes nothing there)"
-                                                         if p.unchanged_by_the_repair else "") for p in rest)
-            return (f"{said}.{' The other partition(s): ' + others + '.' if rest else ''} To repair from what the "
-                    f"table holds now, plan again: `dbt-backfill plan {self.packet.model} --partitions "
-                    f"{','.join(p.value for p in self.partitions)}`")
+            others = "; ".join(
+                f"{p.value} {p.state}" + (" (the repair changes nothing there)" if p.unchanged_by_the_repair else "")
+                for p in rest
+            )
+            return (
+                f"{said}.{' The other partition(s): ' + others + '.' if rest else ''} To repair from what the "
+                f"table holds now, plan again: `dbt-backfill plan {self.packet.model} --partitions "
+                f"{','.join(p.value for p in self.partitions)}`"
+            )
         if NEITHER in states:
             odd = [p for p in self.partitions if p.state == NEITHER]
-            return (f"partition(s) {', '.join(p.value for p in odd)} hold neither the rows before nor the approved "
-                    f"rows: " + "; ".join(f"{p.value} {p.ledger['said']}" if p.ledger else p.value for p in odd)
-                    + f". apply and rollback both refuse them; find the writer, then plan again: "
-                      f"`dbt-backfill plan {self.packet.model} --partitions {','.join(p.value for p in odd)}`")
+            return (
+                f"partition(s) {', '.join(p.value for p in odd)} hold neither the rows before nor the approved "
+                f"rows: "
+                + "; ".join(f"{p.value} {p.ledger['said']}" if p.ledger else p.value for p in odd)
+                + f". apply and rollback both refuse them; find the writer, then plan again: "
+                f"`dbt-backfill plan {self.packet.model} --partitions {','.join(p.value for p in odd)}`"
+            )
         rolled_back = [p for p in self.partitions if p.own_last and p.own_last.get("event") in ("restored", "released")]
-        if rolled_back and all(p.state == AS_BEFORE or p.unchanged_by_the_repair for p in self.partitions) and not any(
-                p.own_last and p.own_last.get("event") in ("replaced", "adopted") for p in self.partitions):
+        if (
+            rolled_back
+            and all(p.state == AS_BEFORE or p.unchanged_by_the_repair for p in self.partitions)
+            and not any(p.own_last and p.own_last.get("event") in ("replaced", "adopted") for p in self.partitions)
+        ):
             last = rolled_back[-1].own_last or {}
-            return (f"run {self.packet.run_id} was rolled back at {last.get('at')} by "
-                    f"{last.get('by') or 'an unrecorded user'}: every partition holds its rows from before the apply. "
-                    f"To repair them again, plan again: `dbt-backfill plan {self.packet.model} --partitions "
-                    f"{','.join(p.value for p in self.partitions)}`")
+            return (
+                f"run {self.packet.run_id} was rolled back at {last.get('at')} by "
+                f"{last.get('by') or 'an unrecorded user'}: every partition holds its rows from before the apply. "
+                f"To repair them again, plan again: `dbt-backfill plan {self.packet.model} --partitions "
+                f"{','.join(p.value for p in self.partitions)}`"
+            )
         replaced = any(p.state == AS_APPROVED and not p.unchanged_by_the_repair for p in self.partitions)
         if self.refused_as is not None:
-            return (f"apply refuses this packet as it stands ({self.refused_as}): do what the refusal says" + (
-                f"; `dbt-backfill rollback {path}` restores the partitions as approved" if replaced else
-                "; nothing is replaced"))
+            return f"apply refuses this packet as it stands ({self.refused_as}): do what the refusal says" + (
+                f"; `dbt-backfill rollback {path}` restores the partitions as approved"
+                if replaced
+                else "; nothing is replaced"
+            )
         if self.stages_gone and not replaced:
-            return (f"nothing is replaced yet, and the stage(s) of {', '.join(self.stages_gone)} no longer exist "
-                    f"(`clean` dropped them, or someone else did): apply refuses this packet. Plan again")
+            return (
+                f"nothing is replaced yet, and the stage(s) of {', '.join(self.stages_gone)} no longer exist "
+                f"(`clean` dropped them, or someone else did): apply refuses this packet. Plan again"
+            )
         if self.stages_gone and any(p.state == AS_BEFORE for p in self.partitions):
-            return (f"the stage(s) of {', '.join(self.stages_gone)} no longer exist: apply cannot resume. Undo with "
-                    f"`dbt-backfill rollback {path}` (it restores those as approved), then plan again")
+            return (
+                f"the stage(s) of {', '.join(self.stages_gone)} no longer exist: apply cannot resume. Undo with "
+                f"`dbt-backfill rollback {path}` (it restores those as approved), then plan again"
+            )
         if approval_problem(self.packet) is not None:
             return f"nothing was applied from this packet; review it, then `dbt-backfill approve {path} --by <name>`"
-        no_rollback = (f"; the backups of {', '.join(self.backups_gone)} no longer exist, so those cannot be rolled back"
-                       if self.backups_gone else "")
+        no_rollback = (
+            f"; the backups of {', '.join(self.backups_gone)} no longer exist, so those cannot be rolled back"
+            if self.backups_gone
+            else ""
+        )
         if states == {AS_APPROVED}:
-            return (f"every partition is as approved: `dbt-backfill verify {path}` records it" + (
-                no_rollback if self.backups_gone else f"; `dbt-backfill rollback {path}` restores the rows before from the backups, "
-                                                       f"if each still holds them (it checks before it writes)"))
+            return f"every partition is as approved: `dbt-backfill verify {path}` records it" + (
+                no_rollback
+                if self.backups_gone
+                else f"; `dbt-backfill rollback {path}` restores the rows before from the backups, "
+                f"if each still holds them (it checks before it writes)"
+            )
         if not replaced:
             return f"nothing is replaced yet: `dbt-backfill apply {path}` applies it"
-        return (f"resume with `dbt-backfill apply {path}` (it replaces only the partitions still as before), or "
-                f"undo with `dbt-backfill rollback {path}` (it restores those as approved){no_rollback}")
+        return (
+            f"resume with `dbt-backfill apply {path}` (it replaces only the partitions still as before), or "
+            f"undo with `dbt-backfill rollback {path}` (it restores those as approved){no_rollback}"
+        )
 
     def to_dict(self) -> dict:
-        return {"run_id": self.packet.run_id, "target": str(self.packet.target), "readable": self.unreadable is None,
-                "unreadable": self.unreadable, "partitions": [p.to_dict() for p in self.partitions],
-                "stages_gone": list(self.stages_gone), "backups_gone": list(self.backups_gone),
-                "next": self.next_step}
+        return {
+            "run_id": self.packet.run_id,
+            "target": str(self.packet.target),
+            "readable": self.unreadable is None,
+            "unreadable": self.unreadable,
+            "partitions": [p.to_dict() for p in self.partitions],
+            "stages_gone": list(self.stages_gone),
+            "backups_gone": list(self.backups_gone),
+            "next": self.next_step,
+        }
 
 
 def read_state(runner: DbtRunner, packet: Packet, path: Path) -> TargetState:
     """Fingerprint (and commit to) every partition the packet names, in an invocation of its own, and say which
     state each is in. Reads only."""
-    invocation = runner.run_operation("fingerprint_partitions", {
-        **packet.scope_args(), "partitions": [p.value for p in packet.partitions], "commitment": True, "ledger": True,
-        "relations": [ref.to_dict() for p in packet.partitions for ref in (p.stage, p.backup)]})
+    invocation = runner.run_operation(
+        "fingerprint_partitions",
+        {
+            **packet.scope_args(),
+            "partitions": [p.value for p in packet.partitions],
+            "commitment": True,
+            "ledger": True,
+            "relations": [ref.to_dict() for p in packet.partitions for ref in (p.stage, p.backup)],
+        },
+    )
     result = invocation.first("fingerprints")
     read = {str(item["value"]): item for item in result["partitions"]}
     present = {(ref.get("schema"), ref.get("identifier")) for ref in result.get("present", [])}
@@ -146,15 +210,21 @@ def read_state(runner: DbtRunner, packet: Packet, path: Path) -> TargetState:
             state = AS_BEFORE
         else:
             state = NEITHER
-        states.append(PartitionState(p.value, state, now, not p.changed_by_the_repair, ledger, own_last,
-                                     packet.run_id))
+        states.append(PartitionState(p.value, state, now, not p.changed_by_the_repair, ledger, own_last, packet.run_id))
     by_value = {p.value: p for p in packet.partitions}
     # apply checks every stage before it replaces anything, so any missing stage stops it; a rollback needs the
     # backups of the partitions the repair changed and that are as approved
-    return TargetState(packet, path, tuple(states),
-                       stages_gone=tuple(s.value for s in states if not exists(by_value[s.value].stage)),
-                       backups_gone=tuple(s.value for s in states if s.state == AS_APPROVED and not s.unchanged_by_the_repair
-                                          and not exists(by_value[s.value].backup)))
+    return TargetState(
+        packet,
+        path,
+        tuple(states),
+        stages_gone=tuple(s.value for s in states if not exists(by_value[s.value].stage)),
+        backups_gone=tuple(
+            s.value
+            for s in states
+            if s.state == AS_APPROVED and not s.unchanged_by_the_repair and not exists(by_value[s.value].backup)
+        ),
+    )
 
 
 def _written_by_another_run(p: PartitionState) -> str:
@@ -162,15 +232,21 @@ def _written_by_another_run(p: PartitionState) -> str:
     packet's rollback does with it, and how to undo that run."""
     ledger = p.ledger or {}
     own = p.own_last.get("event") if p.own_last else None
-    ours = ("this run replaced it before, so `rollback` of this packet refuses it" if own == "replaced" else
-            "this run's apply found it holding its approved rows before, so `rollback` of this packet refuses it"
-            if own == "adopted" else
-            "this run was rolled back there before" if own else
-            "this run did not replace it, so `rollback` of this packet leaves it alone")
+    ours = (
+        "this run replaced it before, so `rollback` of this packet refuses it"
+        if own == "replaced"
+        else "this run's apply found it holding its approved rows before, so `rollback` of this packet refuses it"
+        if own == "adopted"
+        else "this run was rolled back there before"
+        if own
+        else "this run did not replace it, so `rollback` of this packet leaves it alone"
+    )
     approver = ledger.get("approved_by") or "an unrecorded approver"
     how = "wrote" if ledger.get("event") == "replaced" else "took as its own (it already held its approved rows)"
-    return (f"{p.value} holds what run {ledger.get('run_id')} (approved by {approver}) {how} at {ledger.get('at')} "
-            f"({ours}); `{ledger.get('rollback_command')}` undoes that run")
+    return (
+        f"{p.value} holds what run {ledger.get('run_id')} (approved by {approver}) {how} at {ledger.get('at')} "
+        f"({ours}); `{ledger.get('rollback_command')}` undoes that run"
+    )
 
 
 def state_after(runner: DbtRunner, packet: Packet, path: Path) -> TargetState:
@@ -178,8 +254,9 @@ def state_after(runner: DbtRunner, packet: Packet, path: Path) -> TargetState:
     try:
         return read_state(runner, packet, path)
     except (BackfillError, BackfillRefused) as failure:
-        return TargetState(packet, path, unreadable=_why_unreadable(failure),
-                           read_refused=isinstance(failure, BackfillRefused))
+        return TargetState(
+            packet, path, unreadable=_why_unreadable(failure), read_refused=isinstance(failure, BackfillRefused)
+        )
 
 
 def _why_unreadable(failure: BaseException) -> str:
@@ -197,13 +274,19 @@ def status(runner: DbtRunner, path: Path) -> TargetState:
     except BackfillError as failure:
         cause = classify(str(failure))
         # "when it is back" only where something is away: a permission or a full disk does not come back by itself
-        again = ("as a role that may read the target, its stages and its audit table"
-                 if cause and cause.kind == "permission_denied" else "when it is back")
-        raise BackfillError(f"state unknown: {_why_unreadable(failure)}; run `dbt-backfill status {path}` "
-                            f"{again}.") from failure
+        again = (
+            "as a role that may read the target, its stages and its audit table"
+            if cause and cause.kind == "permission_denied"
+            else "when it is back"
+        )
+        raise BackfillError(
+            f"state unknown: {_why_unreadable(failure)}; run `dbt-backfill status {path}` {again}."
+        ) from failure
 
 
-def stopped(runner: DbtRunner, packet: Packet, path: Path, command: str, failure: BaseException) -> BackfillError | BackfillRefused:
+def stopped(
+    runner: DbtRunner, packet: Packet, path: Path, command: str, failure: BaseException
+) -> BackfillError | BackfillRefused:
     """What to raise when `command` (apply, rollback) was stopped by `failure` after it may have written: the
     failure as the database or the user said it, with the target's state read afresh attached (never a guess from
     how far the command got)."""
@@ -211,10 +294,12 @@ def stopped(runner: DbtRunner, packet: Packet, path: Path, command: str, failure
         signal_name = runner.stop_requested
         raised: BackfillError | BackfillRefused = Interrupted(
             f"{command} stopped at {signal_name}, once the partition it was writing had committed. What each "
-            f"partition holds now, read afresh, is below." if signal_name and not runner.stopped_at_once else
-            f"{command} was stopped at once (a second signal, or one outside a partition's transaction); a "
+            f"partition holds now, read afresh, is below."
+            if signal_name and not runner.stopped_at_once
+            else f"{command} was stopped at once (a second signal, or one outside a partition's transaction); a "
             f"transaction still open is rolled back by the database. What each partition holds now, read afresh, "
-            f"is below.")
+            f"is below."
+        )
     elif isinstance(failure, BackfillRefused):
         raised = failure
         if command == "apply" and failure.reason in REFUSES_THE_PACKET:
@@ -223,8 +308,10 @@ def stopped(runner: DbtRunner, packet: Packet, path: Path, command: str, failure
     elif failure.cause is not None or failure.last_step is not None:
         step = failure.last_step["doing"] if failure.last_step else "none yet"
         why = failure.cause.says if failure.cause is not None else "the database rejected a statement"
-        raised = BackfillError(f"{command} stopped: {why} (its last step begun: {step}). What each partition holds "
-                               f"now, read afresh, is below; dbt's error:\n" + "\n".join(failure.database_errors))
+        raised = BackfillError(
+            f"{command} stopped: {why} (its last step begun: {step}). What each partition holds "
+            f"now, read afresh, is below; dbt's error:\n" + "\n".join(failure.database_errors)
+        )
         raised.cause = failure.cause
     else:
         raised = failure
