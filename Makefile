@@ -11,12 +11,12 @@ DEMO_STAMP := $(VENV)/.installed-duckdb
 LOWEST_VENV := .venv-lowest-dbt
 LOWEST_STAMP := $(LOWEST_VENV)/.installed
 
-.PHONY: test test-lowest-dbt docs demo install postgres-binaries java-runtime clean
+.PHONY: check test test-lowest-dbt docs demo install postgres-binaries java-runtime clean
 
 $(STAMP): pyproject.toml requirements/test-constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -c requirements/test-constraints.txt -e ".[postgres,duckdb,spark,test]"
+	$(BIN)/pip install --quiet -c requirements/test-constraints.txt -e ".[postgres,duckdb,spark,test,lint]"
 	touch $(STAMP)
 
 # the demo needs dbt-core and dbt-duckdb alone (no PySpark, no PostgreSQL driver, no pytest)
@@ -47,6 +47,14 @@ java-runtime:
 # Two xdist workers (the machine's two cores), each with its own PostgreSQL cluster and, if it runs Spark tests,
 # its own Spark server; the 25 slowest tests are printed. The suite's budget: 35 minutes on 2 cores.
 PYTEST_WORKERS ?= 2
+
+# The contracts, before any test (seconds): lint and format (ruff), the import floors (import-linter: cli ->
+# formatter -> workflow -> dbt_runner -> packet/spec -> base; no verb imports another) and the types (mypy).
+check: install
+	$(BIN)/ruff check python_plugin tests bench
+	$(BIN)/ruff format --check python_plugin tests bench
+	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 test: install postgres-binaries java-runtime
 	$(BIN)/python -m pytest tests -q -n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder --durations=25 $(PYTEST_ARGS)

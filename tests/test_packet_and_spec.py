@@ -11,13 +11,19 @@ import yaml
 from dbt_backfill.dbt_runner import redact, require_supported_adapter
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
-from dbt_backfill.packet import Changes, Packet, PartitionPlan, RelationRef
+from dbt_backfill.packet import Changes, Packet, PacketFile, PartitionPlan, RelationRef
 from dbt_backfill.spec import BackfillSpec
-from dbt_backfill.workflow.approve import approval_problem, approve
+from dbt_backfill.workflow.approval import approval_problem
+from dbt_backfill.workflow.approve import approve as approve_packet
 from dbt_backfill.workflow.plan import parse_partitions
 
 REPO = Path(__file__).resolve().parent.parent
 NOW = dt.datetime(2026, 3, 25, 12, 0, tzinfo=dt.timezone.utc)
+
+
+def approve(path, by, **options):
+    """approve as the CLI calls it: the packet read from its file once, then approved."""
+    return approve_packet(PacketFile.read(path), by, **options)
 
 
 def fingerprint(rows=5, total="134.00", sha="ab" * 32):
@@ -77,7 +83,7 @@ def test_packet_round_trips_through_yaml_with_the_same_sha256(tmp_path):
 def test_reformatting_the_yaml_keeps_the_approval_but_any_edit_voids_it(tmp_path):
     path = tmp_path / "p.yml"
     make_packet().write(path)
-    approved, _ = approve(path, "Dana Owner", now=NOW)
+    approved = approve(path, "Dana Owner", now=NOW).packet
     assert approval_problem(approved) is None
 
     data = yaml.safe_load(path.read_text())
@@ -297,7 +303,7 @@ def test_the_commitments_buckets_keep_each_aggregate_to_about_4096_digests():
 
 
 def test_data_values_reach_the_terminal_escaped_and_bounded():
-    from dbt_backfill.cli import shown
+    from dbt_backfill.shown import shown
 
     assert shown("18.00") == "18.00" and shown("2026-03-01") == "2026-03-01" and shown(None) == "NULL"
     assert shown("a\nb") == '"a\\nb"'

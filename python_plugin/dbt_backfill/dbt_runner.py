@@ -19,20 +19,19 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
-import threading
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from dbt_backfill import template_cache
+from dbt_backfill import __version__, template_cache
 from dbt_backfill.causes import classify
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.packet import RelationRef
+from dbt_backfill.signals import holding_signals
 
 RESULT = re.compile(r"<<dbt_backfill:(?P<kind>[a-z_]+)>>(?P<payload>.*?)<</dbt_backfill>>", re.DOTALL)
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -72,6 +71,22 @@ class DbtOptions:
     target: str | None = None
     vars: str | None = None
 
+    @classmethod
+    def found(
+        cls, project_dir: Path | None, profiles_dir: Path | None, target: str | None, vars: str | None
+    ) -> DbtOptions:
+        """The options as dbt takes them, the project found as dbt finds it; refused where it holds no project."""
+        project_dir = (project_dir or default_project_dir()).resolve()
+        if not (project_dir / "dbt_project.yml").is_file():
+            here = project_dir == Path.cwd().resolve()
+            looked = f"in {project_dir} and every directory above it" if here else f"in {project_dir}"
+            raise BackfillError(
+                f"no dbt project found: no dbt_project.yml {looked}. Run dbt-backfill inside your dbt "
+                f"project, or name it with --project-dir (or DBT_PROJECT_DIR). Nothing was read or "
+                f"written."
+            )
+        return cls(project_dir, profiles_dir.resolve() if profiles_dir else None, target, vars)
+
     def flags(self) -> list[str]:
         flags = ["--project-dir", str(self.project_dir)]
         if self.profiles_dir:
@@ -95,7 +110,20 @@ class Invocation:
     results: tuple[MacroResult, ...]
     errors: tuple[str, ...]
 
-    def first(self, kind: str) -> Any | None:
+    def first(self, kind: str) -> Any:
+        """The operation's first `kind` result (decoded JSON): every operation emits what its caller reads, so one
+        missing means the package and the CLI disagree."""
+        found = self.maybe(kind)
+        if found is None:
+            raise BackfillError(
+                f"dbt-backfill's operation returned no `{kind}` result: the package the project installs is not the "
+                f"one this CLI expects (run `dbt deps`, and check both are dbt-backfill {__version__}). Nothing was "
+                f"changed by this step."
+            )
+        return found
+
+    def maybe(self, kind: str) -> Any | None:
+        """The first `kind` result, where an operation emits it only sometimes (a refusal, an error)."""
         return next((r.payload for r in self.results if r.kind == kind), None)
 
     def all(self, kind: str) -> list[Any]:
@@ -140,7 +168,7 @@ class DbtRunner:
         self.options = options
         # Our own target path: the user's target/ (and its partial-parse state) stays theirs.
         self.target_path = Path(options.project_dir).resolve() / "target" / "dbt_backfill"
-        self._manifest: Any | None = None  # dbt's Manifest, parsed on the first invocation that needs one
+        self._manifest: Any = None  # dbt's Manifest (untyped), parsed on the first invocation that needs one
         self._safe_stops: frozenset[str] = frozenset()  # results after which a requested stop may be honoured
         self._stop_requested: str | None = None  # the signal's name, once one asked the command to stop
         self.stopped_at_once = False  # a second signal did not wait for the partition's transaction
@@ -155,29 +183,22 @@ class DbtRunner:
         package's `results` (emitted after a partition's transaction committed), so no partition is left to the
         server's rollback of a cut connection. A second signal stops at once."""
 
-        def request_stop(signum: int, frame: Any) -> None:
-            if self._stop_requested is not None:
-                self.stopped_at_once = True
-                raise KeyboardInterrupt
-            self._stop_requested = signal.Signals(signum).name
-            print(
-                f"dbt-backfill: {self._stop_requested} received; stopping when the current partition's transaction "
-                f"has ended (send it again to stop at once).",
-                file=sys.__stderr__,
-                flush=True,
+        def request_stop(name: str) -> str:
+            self._stop_requested = name
+            return (
+                f"{name} received; stopping when the current partition's transaction has ended (send it again to "
+                f"stop at once)."
             )
 
-        if threading.current_thread() is not threading.main_thread():
-            yield
-            return
-        previous = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+        def at_once() -> None:
+            self.stopped_at_once = True
+
         self._safe_stops, self._stop_requested, self.stopped_at_once = frozenset(results), None, False
         try:
-            yield
+            with holding_signals(request_stop, at_once):
+                yield
         finally:
             self._safe_stops = frozenset()
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
 
     def _flags(self, command: Sequence[str]) -> list[str]:
         # --log-level none: nothing on stdout (the events reach the callback). dbt copies --log-level onto the
@@ -384,10 +405,10 @@ class DbtRunner:
         """Run one of the package's operations. A `refused` result becomes BackfillRefused, an `error` result
         BackfillError; a failure without a result becomes BackfillError with dbt's own error lines."""
         invocation = self.invoke(["run-operation", f"dbt_backfill.{macro}", "--args", json.dumps(args)])
-        refused = invocation.first("refused")
+        refused = invocation.maybe("refused")
         if refused:
             raise BackfillRefused(refused["reason"], refused["message"], refused.get("details"))
-        error = invocation.first("error")
+        error = invocation.maybe("error")
         if error:
             raise BackfillError(error["message"])
         if invocation.returncode != 0:

@@ -151,8 +151,46 @@ def run_demo(directory: Path, say: Callable[[str], None]) -> int:
     project = DemoProject(directory)
     say(f"dbt-backfill demo: the seed scenario on DuckDB (embedded, no server), in {project.dir}\n")
     project.create()
-    options = DbtOptions(project_dir=project.dir, profiles_dir=project.dir)
+    stale = _publish_and_correct(project, say)
+    neighbours_before = _neighbours(project)
+    step = _Stepper(project, say)
+    days = list(BACKFILL_DAYS)
+    step(
+        "3",
+        "Plan: pin the source, build every day twice, compare, write the packet. The target is only read.",
+        *("plan", "fct_trips", "--partitions", ",".join(days), "--out", PACKET),
+    )
+    step("4", "Apply before anyone approved: refused.", "apply", PACKET, expect=3)
+    step("5", "The data owner approves this exact packet (its SHA-256).", "approve", PACKET, "--by", "Dana Owner")
+    step("6", "Apply: one transaction per day, each checked against the approval before it commits.", "apply", PACKET)
+    step("7", "Verify, now or any time later.", "verify", PACKET)
 
+    count, total = project.days("analytics.fct_trips", days)
+    fares = dict(project.sql("select trip_id, fare from analytics.fct_trips where trip_id in (1003, 1007)"))
+    neighbours_after = _neighbours(project)
+    say(
+        f"   fct_trips {days[0]}..{days[-1]}: {count} trips, fare {stale} -> {total}; trip 1003 = {fares[1003]}, "
+        f"trip 1007 = {fares[1007]}."
+    )
+    say(
+        f"   Outside the backfill, {' and '.join(NEIGHBOUR_DAYS)} hold the same {len(neighbours_after)} rows as before: "
+        f"{'unchanged' if neighbours_after == neighbours_before else 'CHANGED'}.\n"
+    )
+    step(
+        "8",
+        "The unsafe source: fct_trips_volatile reads a view with a clock value in updated_at.",
+        *("plan", "fct_trips_volatile", "--partitions", days[0]),
+        expect=3,
+    )
+    step("9", "The audit trail: every event, with who approved what.", "history", "fct_trips")
+    say(_left_behind(project))
+    ok = (count, total) == (13, Decimal("349.00")) and neighbours_after == neighbours_before
+    return 0 if ok else 1
+
+
+def _publish_and_correct(project: DemoProject, say: Callable[[str], None]) -> Decimal:
+    """Steps 1 and 2: the live job publishes, then two late corrections land; the fare total the live job leaves."""
+    options = DbtOptions(project_dir=project.dir, profiles_dir=project.dir)
     project.load("published")
     for command in (["deps"], ["run"]):
         completed = run_dbt_as_a_user(options, command)
@@ -177,65 +215,38 @@ def run_demo(directory: Path, say: Callable[[str], None]) -> int:
     say(
         f"   The live job (dbt run -s fct_trips) moves forward only: fct_trips still says {count} trips, fare {stale}.\n"
     )
-    neighbours_before = project.sql(
+    return stale
+
+
+def _neighbours(project: DemoProject) -> list:
+    return project.sql(
         f"select * from analytics.fct_trips where trip_date in ('{NEIGHBOUR_DAYS[0]}', '{NEIGHBOUR_DAYS[1]}') order by 1"
     )
 
-    def step(number: str, text: str, *args: str, expect: int = 0) -> Step:
+
+class _Stepper:
+    """Runs a dbt-backfill command in the demo's directory as a person types it, and narrates what it printed."""
+
+    def __init__(self, project: DemoProject, say: Callable[[str], None]) -> None:
+        self.project, self.say = project, say
+
+    def __call__(self, number: str, text: str, *args: str, expect: int = 0) -> Step:
         shown = "dbt-backfill " + " ".join(f'"{a}"' if " " in a else a for a in args)
         completed = subprocess.run(
-            [_cli(), *args], cwd=project.dir, capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False
+            [_cli(), *args], cwd=self.project.dir, capture_output=True, text=True, stdin=subprocess.DEVNULL, check=False
         )
         output = (completed.stdout + completed.stderr).rstrip()
-        say(f"{number}. {text}\n   $ {shown}\n" + "\n".join("   " + line for line in output.splitlines()))
+        self.say(f"{number}. {text}\n   $ {shown}\n" + "\n".join("   " + line for line in output.splitlines()))
         if completed.returncode != expect:
             raise BackfillError(f"the demo expected exit status {expect} from `{shown}`, got {completed.returncode}.")
-        say(f"   (exit status {completed.returncode})\n" if expect else "")
+        self.say(f"   (exit status {completed.returncode})\n" if expect else "")
         return Step(shown, completed.returncode, output)
 
-    partitions = ",".join(days)
-    step(
-        "3",
-        "Plan: pin the source, build every day twice, compare, write the packet. The target is only read.",
-        "plan",
-        "fct_trips",
-        "--partitions",
-        partitions,
-        "--out",
-        PACKET,
-    )
-    step("4", "Apply before anyone approved: refused.", "apply", PACKET, expect=3)
-    step("5", "The data owner approves this exact packet (its SHA-256).", "approve", PACKET, "--by", "Dana Owner")
-    step("6", "Apply: one transaction per day, each checked against the approval before it commits.", "apply", PACKET)
-    step("7", "Verify, now or any time later.", "verify", PACKET)
 
-    count, total = project.days("analytics.fct_trips", days)
-    fares = dict(project.sql("select trip_id, fare from analytics.fct_trips where trip_id in (1003, 1007)"))
-    neighbours_after = project.sql(
-        f"select * from analytics.fct_trips where trip_date in ('{NEIGHBOUR_DAYS[0]}', '{NEIGHBOUR_DAYS[1]}') order by 1"
-    )
-    say(
-        f"   fct_trips {days[0]}..{days[-1]}: {count} trips, fare {stale} -> {total}; trip 1003 = {fares[1003]}, "
-        f"trip 1007 = {fares[1007]}."
-    )
-    say(
-        f"   Outside the backfill, {' and '.join(NEIGHBOUR_DAYS)} hold the same {len(neighbours_after)} rows as before: "
-        f"{'unchanged' if neighbours_after == neighbours_before else 'CHANGED'}.\n"
-    )
-
-    step(
-        "8",
-        "The unsafe source: fct_trips_volatile reads a view with a clock value in updated_at.",
-        "plan",
-        "fct_trips_volatile",
-        "--partitions",
-        days[0],
-        expect=3,
-    )
-    step("9", "The audit trail: every event, with who approved what.", "history", "fct_trips")
-
-    # the same commands as the README's block for the project left behind (test_demo runs that block as written)
-    say(
+def _left_behind(project: DemoProject) -> str:
+    """The same commands as the README's block for the project left behind (test_demo runs that block as written)."""
+    days = list(BACKFILL_DAYS)
+    return (
         f"Done. The project stays in {project.dir}: read the packet ({PACKET}) and rerun any step there, e.g.\n"
         f"   cd {project.dir}\n"
         f'   dbt-backfill rollback {PACKET} --by "Your Name"     # undo the demo\'s apply from its backups\n'
@@ -243,8 +254,6 @@ def run_demo(directory: Path, say: Callable[[str], None]) -> int:
         f'   dbt-backfill approve backfills/again.yml --by "Your Name"\n'
         f"   dbt-backfill apply backfills/again.yml"
     )
-    ok = (count, total) == (13, Decimal("349.00")) and neighbours_after == neighbours_before
-    return 0 if ok else 1
 
 
 def _cli() -> str:

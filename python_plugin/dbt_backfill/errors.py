@@ -2,28 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
+from dbt_backfill.causes import Cause
+
 
 class BackfillError(Exception):
     """Bad input or configuration: the user can fix the command or the project (exit 1). `cause` names what the
-    database said stopped it (causes.Cause) when it was the database, not the input; `state` is the target's state
-    read afterwards (workflow.status.TargetState), where a command that writes was stopped."""
+    database said stopped it (causes.Cause) when it was the database, not the input. A command that writes and was
+    stopped short raises it inside workflow.state.StoppedShort, with the target's state read afterwards."""
 
-    cause = None
-    state = None
-    last_step = None  # the operation's last `step` ({doing, if_it_fails}) when dbt failed inside one
-    database_errors: tuple = ()  # dbt's error lines
+    cause: Cause | None = None
+    last_step: Mapping[str, Any] | None = None  # the operation's last `step` ({doing, if_it_fails}) when dbt failed
+    database_errors: tuple[str, ...] = ()  # dbt's error lines
 
 
 class BackfillRefused(Exception):
     """A safety refusal: going on could make the target wrong (exit 3). The message says why, what to do,
     and what state the target is in."""
 
-    state = None  # the target's state read after a refusal mid-way (workflow.status.TargetState)
-
-    def __init__(self, reason: str, message: str, details: dict | None = None) -> None:
+    def __init__(self, reason: str, message: str, details: Mapping[str, Any] | None = None) -> None:
         super().__init__(message)
         self.reason = reason
-        self.details = details or {}
+        self.details = dict(details or {})
 
 
 class Interrupted(BackfillError):

@@ -33,7 +33,7 @@ class _PacketLoader(yaml.SafeLoader):
     """safe_load without anchors and aliases: nested aliases expand exponentially (a few hundred bytes that take
     all memory), and no packet a plan writes has any."""
 
-    def compose_node(self, parent, index):  # type: ignore[override]
+    def compose_node(self, parent, index):
         if self.check_event(yaml.AliasEvent):
             event = self.peek_event()
             raise yaml.composer.ComposerError(None, None, "a packet holds no YAML aliases", event.start_mark)
@@ -222,6 +222,7 @@ class Packet:
             "approval": self.approval.to_dict() if self.approval else None,
         }
 
+    # longer than 50 lines because it reads every field of a packet, one line each, in the order to_dict writes them
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Packet:
         known = {
@@ -377,6 +378,24 @@ class Packet:
             ) from None
 
 
+def plan_document_path(packet_path: Path) -> Path:
+    """The written plan (Markdown) beside its packet."""
+    return packet_path.with_suffix(".md")
+
+
 def file_sha256(path: Path) -> str:
     """SHA-256 of a file's bytes: what `approve` prints of the written plan it read."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+@dataclass(frozen=True)
+class PacketFile:
+    """A packet as a command reads it, once: the file it came from (which messages and next steps name) and its
+    content. Every command on an existing packet takes one of these from the CLI."""
+
+    path: Path
+    packet: Packet
+
+    @classmethod
+    def read(cls, path: Path) -> PacketFile:
+        return cls(Path(path), Packet.read(path))

@@ -81,7 +81,7 @@ def use(directory: Path | None = None) -> None:
             or not MACRO.match(source)
             or os.environ.get("DBT_MACRO_DEBUGGING")
         ):
-            return compile_fresh(self, source, name, filename, raw, defer_init)
+            return compile_fresh(self, source, name, filename, raw, defer_init)  # type: ignore[call-overload]  # raw as given
         path = _directory / _key(self, source)
         with contextlib.suppress(OSError, ValueError, EOFError, TypeError):
             code = marshal.loads(path.read_bytes())
@@ -94,7 +94,7 @@ def use(directory: Path | None = None) -> None:
         return code
 
     compile._keeps_compiled_templates = True  # type: ignore[attr-defined]
-    jinja2.Environment.compile = compile
+    jinja2.Environment.compile = compile  # type: ignore[method-assign]  # the one patch this module exists for
 
 
 def _private(directory: Path) -> Path | None:

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from dbt_backfill.dbt_runner import DbtRunner
+from dbt_backfill.dbt_runner import DbtRunner, Invocation
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
-from dbt_backfill.packet import Packet
-from dbt_backfill.workflow.approve import read_approved, refuse_blocked
-from dbt_backfill.workflow.audit import audited
+from dbt_backfill.packet import Approval, Packet, PacketFile
+from dbt_backfill.workflow.approval import refuse_blocked, require_approval
+from dbt_backfill.workflow.audit_trail import audited, record_if_refused
 from dbt_backfill.workflow.placement import refuse_elsewhere
-from dbt_backfill.workflow.status import stopped
+from dbt_backfill.workflow.state import stopped
 
 
 @dataclass(frozen=True)
@@ -35,30 +34,39 @@ class ApplyResult:
 
 
 def apply(
-    runner: DbtRunner, path: Path, batch_size: int | None = None, allow_source_drift: str | None = None
+    runner: DbtRunner, opened: PacketFile, batch_size: int | None = None, allow_source_drift: str | None = None
 ) -> ApplyResult:
     """Replace the approved partitions: the canary first, then batches (the packet's batch size unless
     `batch_size` is given), with a checkpoint after each. Rerunning after an interruption resumes: partitions
     already equal to the approval are skipped (never replaced twice), the rest are replaced. Refused after the
     packet's deadline, or when the source moved since the plan unless `allow_source_drift` gives the reason."""
-    packet = Packet.read(path)
+    packet = opened.packet
     refuse_elsewhere(runner, packet)
     return audited(
-        runner, packet.target, packet.run_id, packet.model, lambda: _apply(runner, path, batch_size, allow_source_drift)
+        runner,
+        packet.target,
+        packet.run_id,
+        packet.model,
+        lambda: _apply(runner, opened, batch_size, allow_source_drift),
     )
 
 
-def _apply(runner: DbtRunner, path: Path, batch_size: int | None, allow_source_drift: str | None) -> ApplyResult:
-    packet = read_approved(
-        path, f"Run `dbt-backfill approve {path} --by <name>` after reviewing it. The target is unchanged."
+def _apply(
+    runner: DbtRunner, opened: PacketFile, batch_size: int | None, allow_source_drift: str | None
+) -> ApplyResult:
+    packet, path = opened.packet, opened.path
+    approval = require_approval(
+        packet, f"Run `dbt-backfill approve {path} --by <name>` after reviewing it. The target is unchanged."
     )
     refuse_blocked(packet)
     if batch_size is not None and batch_size < 1:
         raise BackfillError(f"--batch-size must be at least 1, got {batch_size}. The target is unchanged.")
     try:
         with runner.stopping_only_between(("partition_replaced", "partition_skipped", "checkpoint")):
-            invocation = _replace(runner, packet, batch_size, allow_source_drift)
+            invocation = _replace(runner, packet, approval, batch_size, allow_source_drift)
     except (BackfillError, BackfillRefused, KeyboardInterrupt) as failure:
+        # recorded here: the caller's `audited` sees it inside StoppedShort, with the state read after it
+        record_if_refused(runner, packet.target, packet.run_id, packet.model, failure)
         raise stopped(runner, packet, path, "apply", failure) from None
     by_value = {p.value: p for p in packet.partitions}
     replaced = tuple(
@@ -79,14 +87,16 @@ def _apply(runner: DbtRunner, path: Path, batch_size: int | None, allow_source_d
     )
 
 
-def _replace(runner: DbtRunner, packet: Packet, batch_size: int | None, allow_source_drift: str | None):
+def _replace(
+    runner: DbtRunner, packet: Packet, approval: Approval, batch_size: int | None, allow_source_drift: str | None
+) -> Invocation:
     return runner.run_operation(
         "apply_partitions",
         {
             **packet.scope_args(),
             "watermark": dict(packet.watermark_config) if packet.watermark_config else None,
             "allow_watermark_move": "watermark_move" in packet.allowances,
-            "approval": packet.approval.to_dict(),
+            "approval": approval.to_dict(),
             "partitions": packet.partition_args(),
             "control": dict(packet.control) if packet.control else None,
             "batch_size": batch_size or packet.batch_size,

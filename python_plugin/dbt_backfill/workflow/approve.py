@@ -3,68 +3,51 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from pathlib import Path
 
 from dbt_backfill.causes import classify
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
-from dbt_backfill.packet import Approval, Packet
+from dbt_backfill.packet import Approval, Packet, PacketFile, file_sha256, plan_document_path
+from dbt_backfill.workflow.approval import approval_problem, refuse_blocked
 from dbt_backfill.workflow.placement import refuse_elsewhere
 
 
-def approval_problem(packet: Packet) -> str | None:
-    """Why the packet's approval does not hold, or None when it does."""
-    if packet.approval is None:
-        return "the packet is not approved"
-    if packet.approval.packet_sha256 != packet.sha256():
-        return (
-            f"the approval is for packet sha256 {packet.approval.packet_sha256[:12]}…, but this packet is "
-            f"{packet.sha256()[:12]}…: it was edited after approval, or the approval was copied from another run"
-        )
-    return None
+@dataclass(frozen=True)
+class WrittenPlan:
+    """The written plan beside the packet, as approve read it: its bytes' SHA-256, and whether it names the SHA-256
+    of the packet just approved (else it is another packet's plan)."""
+
+    path: Path
+    sha256: str
+    names_the_packet: bool
 
 
-def read_approved(path: Path, consequence: str) -> Packet:
-    """The packet at `path`, whose approval must hold; else BackfillRefused saying why and `consequence`."""
-    packet = Packet.read(path)
-    problem = approval_problem(packet)
-    if problem:
-        raise BackfillRefused("not_approved", f"{problem}. {consequence}")
-    return packet
-
-
-def refuse_blocked(packet: Packet) -> None:
-    """A packet whose reconciliation gates failed at plan time, or whose review judged a check BLOCK, is for review
-    only: nothing approves or applies it."""
-    if packet.failed_gates:
-        described = "; ".join(f"{g['check']} on {g['partition']}" for g in packet.failed_gates)
-        raise BackfillRefused(
-            "gate_failed",
-            f"the packet's reconciliation gate(s) failed at plan time ({described}): "
-            f"it is for review only. Fix the cause and plan again. The target is "
-            f"unchanged.",
-        )
-    if packet.blocking_checks:
-        described = "; ".join(f"{c['check']}: {c['finding']}" for c in packet.blocking_checks)
-        raise BackfillRefused(
-            "review_blocked",
-            f"the plan's review judged this packet BLOCK ({described}): it is for "
-            f"review only. Fix the cause and plan again. The target is unchanged.",
-        )
+@dataclass(frozen=True)
+class Approved:
+    packet: Packet
+    approval: Approval
+    not_recorded: str | None  # why the audit trail does not hold the approval yet (the first apply records it)
+    told_the_target: bool  # approve was told where the target is, and tried to record it there
+    written_plan: WrittenPlan | None  # None when the packet has no written plan beside it
 
 
 def approve(
-    path: Path, by: str, now: dt.datetime | None = None, runner: DbtRunner | None = None, despite: str | None = None
-) -> tuple[Packet, str | None]:
-    """Write the approval into the packet: (the approved packet, why it is not recorded in the audit trail or None).
-    With `runner` (approve was told where the target is), the packet must be planned for that target, and the
+    opened: PacketFile,
+    by: str,
+    now: dt.datetime | None = None,
+    runner: DbtRunner | None = None,
+    despite: str | None = None,
+) -> Approved:
+    """Write the approval into the packet, and read the written plan beside it. With `runner` (approve was told where the target is), the packet must be planned for that target, and the
     approval is recorded there before the packet file is written: a refusal there (no plan wrote this content, the
     run is approved already) leaves the file as it was. When the database cannot take the row, the file is written
     and the first apply records the approval."""
     by = (by or "").strip()
     if not by:
         raise BackfillError("--by must name the person approving. The packet is unchanged.")
-    packet = Packet.read(path)
+    packet = opened.packet
     if runner is not None:
         refuse_elsewhere(runner, packet)
     refuse_blocked(packet)
@@ -89,24 +72,30 @@ def approve(
             f"is unchanged.",
         )
     now = now or dt.datetime.now(dt.timezone.utc)
-    approved = packet.approved(
-        Approval(
-            approved_by=by,
-            approved_at=now.isoformat(timespec="seconds"),
-            packet_sha256=packet.sha256(),
-            despite=despite if verdict != "SAFE TO RUN" else None,
-        )
+    approval = Approval(
+        approved_by=by,
+        approved_at=now.isoformat(timespec="seconds"),
+        packet_sha256=packet.sha256(),
+        despite=despite if verdict != "SAFE TO RUN" else None,
     )
-    not_recorded = record_approval(runner, approved) if runner is not None else "approve was not told the target"
-    approved.write(Path(path))
-    return approved, not_recorded
+    approved = packet.approved(approval)
+    not_recorded = record_approval(runner, approved, approval) if runner is not None else None
+    approved.write(opened.path)
+    return Approved(approved, approval, not_recorded, runner is not None, written_plan(opened.path, approval))
 
 
-def record_approval(runner: DbtRunner, packet: Packet) -> str | None:
+def written_plan(packet_path: Path, approval: Approval) -> WrittenPlan | None:
+    """The written plan plan saved beside the packet, if it is there (the plan's .md)."""
+    document = plan_document_path(packet_path)
+    if not document.exists():
+        return None
+    return WrittenPlan(document, file_sha256(document), approval.packet_sha256 in document.read_text(errors="replace"))
+
+
+def record_approval(runner: DbtRunner, packet: Packet, approval: Approval) -> str | None:
     """The `approved` row, with the approval's own time and approver; None when recorded, else why the database
     could not take it. A refusal (no plan of the target wrote this packet; the run's approval is recorded already)
     is raised. The first apply records an approval not recorded yet: one row per run, either way."""
-    approval = packet.approval
     try:
         runner.run_operation(
             "audit_event",

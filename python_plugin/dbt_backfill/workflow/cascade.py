@@ -28,13 +28,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dbt_backfill.dbt_runner import DbtRunner
+from dbt_backfill.dbt_runner import DbtRunner, ModelNode
 from dbt_backfill.errors import BackfillError, BackfillRefused
-from dbt_backfill.packet import Approval, Packet
-from dbt_backfill.spec import BackfillSpec
+from dbt_backfill.packet import Approval, Packet, PacketFile
 from dbt_backfill.workflow.apply import ApplyResult, apply
-from dbt_backfill.workflow.audit import record_refusal
-from dbt_backfill.workflow.plan import NothingToChange, PlanRequest, plan
+from dbt_backfill.workflow.audit_trail import record_refusal
+from dbt_backfill.workflow.plan import NothingToChange, PlanRequest, PlanResult, plan
+from dbt_backfill.workflow.state import StoppedShort
 
 # what a downstream model runs, as the root's plan bound it (dbt_runner.code_binding)
 BINDING = ("compiled_sql_sha256", "model_file_sha256", "meta_backfill_sha256")
@@ -77,176 +77,21 @@ def describe_reach(reach: Mapping[str, Any] | None) -> str:
 
 def apply_cascade(
     runner: DbtRunner,
-    path: Path,
+    opened: PacketFile,
     batch_size: int | None = None,
     now: dt.datetime | None = None,
     allow_source_drift: str | None = None,
 ) -> CascadeResult:
     """`allow_source_drift` is the root's alone: each downstream model is planned after its parents are applied,
     so what it pins is what it reads."""
-    root = apply(runner, path, batch_size, allow_source_drift)
+    root = apply(runner, opened, batch_size, allow_source_drift)
     packet = root.packet
     # what each model of the cascade changed, by name; None where it was not rebuilt (unknown to a child)
     changed: dict[str, list[str] | None] = {packet.model: changed_partitions(packet)}
     steps: list[CascadeStep] = []
+    cascade = _Cascade(runner, opened, batch_size, now, steps)
     for downstream in packet.downstream:
-        model = downstream["model"]
-        parents = list(downstream.get("parents") or [packet.model])
-        unknown = [parent for parent in parents if changed.get(parent) is None]
-        upstream = sorted({value for parent in parents for value in changed.get(parent) or []})
-        if downstream["mapping"] in ("view", "ephemeral"):
-            changed[model] = None if unknown else upstream  # it reads its parents when queried
-            steps.append(
-                CascadeStep(model, "not_rebuilt", f"a {downstream['mapping']}: it reads its parents when queried")
-            )
-            continue
-        changed[model] = None
-        if downstream["mapping"] != "same_partitions":
-            reason = f" ({downstream['reason']})" if downstream.get("reason") else ""
-            steps.append(_probed(runner, model, f"its partitions do not map onto the root's{reason}", changed))
-            continue
-        if unknown:
-            steps.append(
-                _probed(
-                    runner,
-                    model,
-                    f"its parent(s) {', '.join(unknown)} were not rebuilt, so what reaches it is unknown",
-                    changed,
-                )
-            )
-            continue
-        if not upstream:
-            changed[model] = []
-            steps.append(CascadeStep(model, "unchanged", f"no partition of {', '.join(parents)} changed"))
-            continue
-        child_path = Path(path).with_name(f"{model}__{packet.run_id}__cascade.yml")
-        done = ", ".join(s.model for s in steps if s.outcome == "applied")
-        stopped = (
-            f"The root {packet.model} is applied{'; so are ' + done if done else ''}; {model} and the models "
-            f"after it are unchanged."
-        )
-        reach = downstream.get("reach") or {}
-        try:
-            node = runner.compile_model(model)
-            if node.materialized == "table":  # a plan would need a person's --allow-table reason
-                steps.append(
-                    _probed(runner, model, "a table: its next `dbt run` rebuilds it whole from its parents", changed)
-                )
-                continue
-            spec = BackfillSpec.resolve(model, node.meta_backfill, {})
-            found = runner.run_operation(
-                "partitions_in_reach",
-                {
-                    "model": model,
-                    "partition_by": downstream["partition_by"],
-                    "changed": upstream,
-                    "before": int(reach.get("before") or 0),
-                    "after": int(reach.get("after") or 0),
-                    "model_sql": node.compiled_sql,
-                    "exclude_columns": list(spec.exclude_columns),
-                },
-            ).first("reach")
-        except BackfillRefused as refused:
-            raise BackfillRefused(
-                refused.reason, f"cascade stopped at {model}: {refused} {stopped}", refused.details
-            ) from None
-        except BackfillError as error:
-            raise BackfillError(f"cascade stopped at {model}: {error} {stopped}") from None
-        in_reach = [str(v) for v in found["partitions"]]
-        beyond = [str(v) for v in found["beyond"]]
-        if beyond:
-            every = ",".join(in_reach + [v for v in beyond if v != "NULL"])
-            refused = BackfillRefused(
-                "cascade_reach",
-                f"cascade stopped at {model}: partition(s) {', '.join(beyond)} lie outside its reach "
-                f"({describe_reach(reach)} of {', '.join(upstream)}) but differ from a full build of it now: its rows "
-                f"depend on more of {', '.join(parents)} than the reach says, or it was already out of date there. "
-                f"Declare the window in its meta.backfill (depends_on_window: {{after: N}} for a trailing window of "
-                f"N+1 partitions, before: for one that looks ahead) and plan the root again, or plan {model} by hand: "
-                f"`dbt-backfill plan {model} --partitions {every}`. {stopped}",
-                {"beyond": beyond, "reach": dict(reach), "changed": upstream, "in_reach": in_reach},
-            )
-            record_refusal(runner, node.relation, packet.run_id, model, refused)
-            raise refused
-        try:
-            child = plan(
-                runner,
-                PlanRequest(
-                    model=model,
-                    partitions=in_reach,
-                    out=child_path,
-                    batch_size=batch_size or packet.batch_size,
-                    cascade_of={"run_id": packet.run_id, "packet_sha256": packet.approval.packet_sha256},
-                ),
-            )
-        except BackfillRefused as refused:
-            raise BackfillRefused(
-                refused.reason, f"cascade stopped at {model}: {refused} {stopped}", refused.details
-            ) from None
-        except BackfillError as error:
-            raise BackfillError(f"cascade stopped at {model}: {error} {stopped}") from None
-        if isinstance(child, NothingToChange):
-            changed[model] = []
-            steps.append(
-                CascadeStep(
-                    model,
-                    "unchanged",
-                    f"its partitions in reach ({', '.join(in_reach)}) already hold exactly what its build gives",
-                )
-            )
-            continue
-        bound = downstream.get("binding") or {}
-        rebound = [name for name in BINDING if not bound.get(name) or child.packet.code.get(name) != bound[name]]
-        if rebound:
-            refused = BackfillRefused(
-                "cascade_model_changed",
-                f"cascade stopped at {model}: what it runs changed after "
-                f"the root was planned ({', '.join(rebound)} differ from "
-                f"the root's approved packet: its file, a macro, a var "
-                f"or its meta.backfill), so the root's approval does "
-                f"not cover it; the packet {child.path} needs a "
-                f"person's review. {stopped}",
-            )
-            record_refusal(runner, child.packet.target, child.packet.run_id, model, refused)
-            raise refused
-        review = child.packet.review
-        if review["verdict"] != "SAFE TO RUN":
-            refused = BackfillRefused(
-                "cascade_review",
-                f"cascade stopped at {model}: its plan is reviewed "
-                f"{review['verdict']} ({review['reason']}); the packet "
-                f"{child.path} needs a person's review. {stopped}",
-            )
-            record_refusal(runner, child.packet.target, child.packet.run_id, model, refused)
-            raise refused
-        stamp = (now or dt.datetime.now(dt.timezone.utc)).isoformat(timespec="seconds")
-        approved = child.packet.approved(
-            Approval(
-                approved_by=f"{packet.approval.approved_by} (cascade of {packet.run_id})",
-                approved_at=stamp,
-                packet_sha256=child.packet.sha256(),
-            )
-        )
-        approved.write(child.path)
-        try:
-            applied = apply(runner, child.path, batch_size)
-        except BackfillRefused as refused:
-            raise BackfillRefused(
-                refused.reason, f"cascade stopped at {model}: {refused} {stopped}", refused.details
-            ) from None
-        changed[model] = changed_partitions(applied.packet)
-        steps.append(
-            CascadeStep(
-                model,
-                "applied",
-                f"{len(applied.replaced)} partition(s) replaced, "
-                f"{len(applied.skipped)} already equal (reach: "
-                f"{describe_reach(reach)} of {', '.join(upstream)}; every other "
-                f"partition equal to a full build of it)",
-                child.path,
-                applied,
-            )
-        )
+        steps.append(_step(cascade, downstream, changed))
     # a model that became a child of the root after its plan (a new file, a new ref): not covered by the approval,
     # never rebuilt, but never left unchecked either
     listed = {entry.get("unique_id") for entry in packet.downstream}
@@ -255,6 +100,206 @@ def apply_cascade(
             _probed(runner, unique_id.split(".")[-1], "it became downstream of the root after the root's plan", changed)
         )
     return CascadeResult(root=root, steps=tuple(steps))
+
+
+@dataclass(frozen=True)
+class _Cascade:
+    """What every step of one cascade shares: the root's packet file, the batch size, the clock, the steps so far."""
+
+    runner: DbtRunner
+    root: PacketFile
+    batch_size: int | None
+    now: dt.datetime | None
+    steps: list[CascadeStep]
+
+    def stopped_at(self, model: str) -> str:
+        """What a refusal at `model` adds: what is applied and what is left unchanged."""
+        done = ", ".join(s.model for s in self.steps if s.outcome == "applied")
+        return (
+            f"The root {self.root.packet.model} is applied{'; so are ' + done if done else ''}; {model} and the "
+            f"models after it are unchanged."
+        )
+
+    def failed_at(self, model: str, failure: BackfillError | BackfillRefused) -> BackfillError | BackfillRefused:
+        """`failure` of a step at `model`, said as the cascade's: where it stopped and what is left."""
+        said = f"cascade stopped at {model}: {failure} {self.stopped_at(model)}"
+        if isinstance(failure, BackfillRefused):
+            return BackfillRefused(failure.reason, said, failure.details)
+        return BackfillError(said)
+
+
+def _step(cascade: _Cascade, downstream: Mapping[str, Any], changed: dict[str, list[str] | None]) -> CascadeStep:
+    """One downstream model: not rebuilt (a view), probed (its partitions do not map, or what reaches it is
+    unknown), unchanged (nothing changed upstream), or rebuilt over its reach."""
+    runner, root = cascade.runner, cascade.root.packet
+    model = downstream["model"]
+    parents = list(downstream.get("parents") or [root.model])
+    unknown = [parent for parent in parents if changed.get(parent) is None]
+    upstream = sorted({value for parent in parents for value in changed.get(parent) or []})
+    if downstream["mapping"] in ("view", "ephemeral"):
+        changed[model] = None if unknown else upstream  # it reads its parents when queried
+        return CascadeStep(model, "not_rebuilt", f"a {downstream['mapping']}: it reads its parents when queried")
+    changed[model] = None
+    if downstream["mapping"] != "same_partitions":
+        reason = f" ({downstream['reason']})" if downstream.get("reason") else ""
+        return _probed(runner, model, f"its partitions do not map onto the root's{reason}", changed)
+    if unknown:
+        why = f"its parent(s) {', '.join(unknown)} were not rebuilt, so what reaches it is unknown"
+        return _probed(runner, model, why, changed)
+    if not upstream:
+        changed[model] = []
+        return CascadeStep(model, "unchanged", f"no partition of {', '.join(parents)} changed")
+    return _rebuild(cascade, downstream, parents, upstream, changed)
+
+
+def _rebuild(
+    cascade: _Cascade,
+    downstream: Mapping[str, Any],
+    parents: list[str],
+    upstream: list[str],
+    changed: dict[str, list[str] | None],
+) -> CascadeStep:
+    """Plan the model over its reach, approve it in the root approver's name if its plan is SAFE TO RUN and binds
+    the code the root's approval covers, and apply it."""
+    runner, model = cascade.runner, downstream["model"]
+    reach = downstream.get("reach") or {}
+    try:
+        node = runner.compile_model(model)
+        if node.materialized == "table":  # a plan would need a person's --allow-table reason
+            return _probed(runner, model, "a table: its next `dbt run` rebuilds it whole from its parents", changed)
+        found = _partitions_in_reach(cascade, node, downstream, upstream)
+    except (BackfillRefused, BackfillError) as failure:
+        raise cascade.failed_at(model, failure) from None
+    in_reach = _refuse_beyond_reach(cascade, node, downstream, parents, upstream, found)
+    try:
+        child = _plan_child(cascade, model, in_reach)
+    except (BackfillRefused, BackfillError) as failure:
+        raise cascade.failed_at(model, failure) from None
+    if isinstance(child, NothingToChange):
+        changed[model] = []
+        why = f"its partitions in reach ({', '.join(in_reach)}) already hold exactly what its build gives"
+        return CascadeStep(model, "unchanged", why)
+    applied = _apply_child(cascade, model, downstream, child)
+    changed[model] = changed_partitions(applied.packet)
+    return CascadeStep(
+        model,
+        "applied",
+        f"{len(applied.replaced)} partition(s) replaced, {len(applied.skipped)} already equal (reach: "
+        f"{describe_reach(reach)} of {', '.join(upstream)}; every other partition equal to a full build of it)",
+        child.path,
+        applied,
+    )
+
+
+def _partitions_in_reach(
+    cascade: _Cascade, node: ModelNode, downstream: Mapping[str, Any], upstream: list[str]
+) -> Mapping[str, Any]:
+    """The model's partitions in reach of what changed upstream, and those beyond it that differ from a full build
+    of the model now (partitions_in_reach)."""
+    model = downstream["model"]
+    reach = downstream.get("reach") or {}
+    return cascade.runner.run_operation(
+        "partitions_in_reach",
+        {
+            "model": model,
+            "partition_by": downstream["partition_by"],
+            "changed": upstream,
+            "before": int(reach.get("before") or 0),
+            "after": int(reach.get("after") or 0),
+            "model_sql": node.compiled_sql,
+        },
+    ).first("reach")
+
+
+def _refuse_beyond_reach(
+    cascade: _Cascade,
+    node: ModelNode,
+    downstream: Mapping[str, Any],
+    parents: list[str],
+    upstream: list[str],
+    found: Mapping[str, Any],
+) -> list[str]:
+    """The partitions in reach; refused when one beyond the reach differs from a full build of the model (its
+    window is wider than declared, or it was stale already)."""
+    model = downstream["model"]
+    reach = downstream.get("reach") or {}
+    in_reach = [str(v) for v in found["partitions"]]
+    beyond = [str(v) for v in found["beyond"]]
+    if not beyond:
+        return in_reach
+    every = ",".join(in_reach + [v for v in beyond if v != "NULL"])
+    refused = BackfillRefused(
+        "cascade_reach",
+        f"cascade stopped at {model}: partition(s) {', '.join(beyond)} lie outside its reach "
+        f"({describe_reach(reach)} of {', '.join(upstream)}) but differ from a full build of it now: its rows "
+        f"depend on more of {', '.join(parents)} than the reach says, or it was already out of date there. "
+        f"Declare the window in its meta.backfill (depends_on_window: {{after: N}} for a trailing window of "
+        f"N+1 partitions, before: for one that looks ahead) and plan the root again, or plan {model} by hand: "
+        f"`dbt-backfill plan {model} --partitions {every}`. {cascade.stopped_at(model)}",
+        {"beyond": beyond, "reach": dict(reach), "changed": upstream, "in_reach": in_reach},
+    )
+    record_refusal(cascade.runner, node.relation, cascade.root.packet.run_id, model, refused)
+    raise refused
+
+
+def _plan_child(cascade: _Cascade, model: str, in_reach: list[str]) -> PlanResult | NothingToChange:
+    root = cascade.root
+    return plan(
+        cascade.runner,
+        PlanRequest(
+            model=model,
+            partitions=in_reach,
+            out=root.path.with_name(f"{model}__{root.packet.run_id}__cascade.yml"),
+            batch_size=cascade.batch_size or root.packet.batch_size,
+            cascade_of={"run_id": root.packet.run_id, "packet_sha256": _approval(root.packet).packet_sha256},
+        ),
+    )
+
+
+def _approval(packet: Packet) -> Approval:
+    assert packet.approval is not None, "apply returns only an approved packet"
+    return packet.approval
+
+
+def _apply_child(cascade: _Cascade, model: str, downstream: Mapping[str, Any], child: PlanResult) -> ApplyResult:
+    """Approve and apply the child's plan, if the root's approval covers it: the code the root bound, and a plan
+    SAFE TO RUN. Else refused, the child's packet left for a person."""
+    runner, root = cascade.runner, cascade.root.packet
+    bound = downstream.get("binding") or {}
+    rebound = [name for name in BINDING if not bound.get(name) or child.packet.code.get(name) != bound[name]]
+    review = child.packet.review
+    if rebound:
+        refused = BackfillRefused(
+            "cascade_model_changed",
+            f"cascade stopped at {model}: what it runs changed after the root was planned ({', '.join(rebound)} "
+            f"differ from the root's approved packet: its file, a macro, a var or its meta.backfill), so the root's "
+            f"approval does not cover it; the packet {child.path} needs a person's review. {cascade.stopped_at(model)}",
+        )
+    elif review["verdict"] != "SAFE TO RUN":
+        refused = BackfillRefused(
+            "cascade_review",
+            f"cascade stopped at {model}: its plan is reviewed {review['verdict']} ({review['reason']}); the packet "
+            f"{child.path} needs a person's review. {cascade.stopped_at(model)}",
+        )
+    else:
+        stamp = (cascade.now or dt.datetime.now(dt.timezone.utc)).isoformat(timespec="seconds")
+        by = _approval(root).approved_by
+        approval = Approval(
+            approved_by=f"{by} (cascade of {root.run_id})", approved_at=stamp, packet_sha256=child.packet.sha256()
+        )
+        approved = child.packet.approved(approval)
+        approved.write(child.path)
+        try:
+            return apply(runner, PacketFile(child.path, approved), cascade.batch_size)
+        except BackfillRefused as refused_before:  # before it wrote: the packet, its approval, where it runs
+            raise cascade.failed_at(model, refused_before) from None
+        except StoppedShort as stopped:
+            if isinstance(stopped.failure, BackfillRefused):  # said as the cascade's refusal, as before it wrote
+                raise cascade.failed_at(model, stopped.failure) from None
+            raise  # an error or an interruption: with the child's state, read afresh
+
+    record_refusal(runner, child.packet.target, child.packet.run_id, model, refused)
+    raise refused
 
 
 def _probed(runner: DbtRunner, model: str, why: str, changed: dict[str, list[str] | None]) -> CascadeStep:

@@ -6,36 +6,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from dbt_backfill.dbt_runner import DbtRunner
-from dbt_backfill.errors import BackfillError, BackfillRefused, restated
-from dbt_backfill.packet import Packet
-from dbt_backfill.workflow.audit import who_runs
+from dbt_backfill.errors import BackfillError
+from dbt_backfill.packet import PacketFile
+from dbt_backfill.workflow.audit_trail import who_runs
 from dbt_backfill.workflow.placement import refuse_elsewhere
+from dbt_backfill.workflow.run_relations import FoundRelation, clean_relations, with_what_is_left
 
 DURATION = re.compile(r"\s*(\d+)\s*([dhm])\s*")
 HOURS_PER = {"d": 24.0, "h": 1.0, "m": 1 / 60}
-
-
-@dataclass(frozen=True)
-class FoundRelation:
-    run_id: str
-    model: str
-    relation: str
-    kind: str  # build a | build b | backup | stages
-    action: str  # drop (listed only) | dropped | keep
-    reason: str | None  # why it is kept
-
-    def to_dict(self) -> dict:
-        return {
-            "run_id": self.run_id,
-            "model": self.model,
-            "relation": self.relation,
-            "kind": self.kind,
-            "action": self.action,
-            "reason": self.reason,
-        }
 
 
 @dataclass(frozen=True)
@@ -47,8 +27,8 @@ class Cleaned:
     deleted_directories: tuple[str, ...]
 
 
-def clean(runner: DbtRunner, path: Path, drop_backups: bool = False, by: str | None = None) -> Cleaned:
-    packet = Packet.read(path)
+def clean(runner: DbtRunner, opened: PacketFile, drop_backups: bool = False, by: str | None = None) -> Cleaned:
+    packet = opened.packet
     refuse_elsewhere(runner, packet)
     try:
         invocation = runner.run_operation(
@@ -62,27 +42,9 @@ def clean(runner: DbtRunner, path: Path, drop_backups: bool = False, by: str | N
             },
         )
     except BackfillError as failure:
-        raise _with_what_is_left(runner, packet.run_id, failure) from None
+        raise with_what_is_left(runner, packet.run_id, failure) from None
     cleaned = invocation.first("cleaned")
     return Cleaned(tuple(cleaned["dropped"]), tuple(cleaned.get("deleted_directories") or ()))
-
-
-def _with_what_is_left(runner: DbtRunner, run_id: str, failure: BackfillError) -> BackfillError:
-    """A drop the database refused (a view someone built on a stage, a lost connection): what of the run still
-    exists, read in an invocation of its own — not what the code believes the failed statement undid."""
-    try:
-        left = [f.relation for f in clean_relations(runner, run_id=run_id, drop=False)]
-        read = (
-            f"Read afterwards, run {run_id} still has {len(left)} relation(s): {', '.join(left)}."
-            if left
-            else f"Read afterwards, run {run_id} has no relation left."
-        )
-    except (BackfillError, BackfillRefused):
-        read = (
-            f"What is left could not be read; `dbt-backfill clean --run {run_id}` lists it when the database answers."
-        )
-    first, _, rest = str(failure).partition("\n")
-    return restated(failure, f"{first} {read}\n{rest}".rstrip())
 
 
 def parse_older_than(text: str) -> float:
@@ -93,29 +55,17 @@ def parse_older_than(text: str) -> float:
     return int(match.group(1)) * HOURS_PER[match.group(2)]
 
 
-def clean_relations(
+def clean_runs(
     runner: DbtRunner,
-    run_id: str | None = None,
-    older_than_hours: float = 24.0,
-    drop: bool = False,
+    run_id: str | None,
+    older_than: str,
+    drop: bool,
     drop_backups: bool = False,
     by: str | None = None,
 ) -> list[FoundRelation]:
-    """The relations of one run (`run_id`) or of every run (orphans) that the audit trail says dbt-backfill created,
-    each with what is (or, with drop=False, would be) done to it; dropped with drop=True."""
-    try:
-        invocation = runner.run_operation(
-            "clean_orphans",
-            {
-                "run_id": run_id,
-                "older_than_hours": older_than_hours,
-                "drop": drop,
-                "drop_backups": drop_backups,
-                "cleaned_by": who_runs(by),
-            },
-        )
-    except BackfillError as failure:
-        if drop and run_id is not None:
-            raise _with_what_is_left(runner, run_id, failure) from None
-        raise
-    return [FoundRelation(**item) for item in invocation.first("orphans")["relations"]]
+    """`clean --run RUN_ID` (drops that run's relations) or `clean --orphans` (lists those of every run no packet
+    needs, planned longer ago than `older_than`; drops them with `drop`)."""
+    hours = parse_older_than(older_than)
+    return clean_relations(
+        runner, run_id=run_id, older_than_hours=hours, drop=bool(run_id) or drop, drop_backups=drop_backups, by=by
+    )

@@ -8,34 +8,28 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
-import re
-import secrets
-import signal
 import subprocess
-import sys
-import threading
 import unicodedata
-from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from dbt_backfill import __version__
 from dbt_backfill.causes import classify
 from dbt_backfill.dbt_runner import DbtRunner, ModelNode
 from dbt_backfill.errors import BackfillError, BackfillRefused, Interrupted, restated
 from dbt_backfill.fingerprint import Fingerprint
-from dbt_backfill.packet import Changes, Packet, PartitionPlan, RelationRef
-from dbt_backfill.shown import quoted, shown
+from dbt_backfill.packet import Changes, Packet, PartitionPlan, RelationRef, plan_document_path
+from dbt_backfill.signals import holding_signals
 from dbt_backfill.spec import BackfillSpec
-from dbt_backfill.workflow.clean import clean_relations
+from dbt_backfill.workflow.run_relations import clean_relations
 
 
 @dataclass(frozen=True)
 class PlanRequest:
     model: str
-    partitions: Sequence[str]
+    partitions: str | Sequence[str]  # as given: values and ranges, a list or one comma-separated string
     out: Path | None = None
     overrides: Mapping[str, Any] | None = None
     allow_empty: str | None = None  # the reason, when a partition may be emptied
@@ -44,6 +38,8 @@ class PlanRequest:
     batch_size: int = 5  # partitions per batch after the canary; apply may override
     cascade_of: Mapping[str, str] | None = None  # {run_id, packet_sha256} of the root, for a cascade's plan
     prove_window: str | None = None  # "full": prove the input windows over the whole history in this plan
+    # told the partitions the package expanded the request's into, before anything is built (the CLI says them)
+    on_resolved: Callable[[Sequence[str]], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -70,98 +66,6 @@ class _AllEqual(Exception):
     def __init__(self, partitions: list[PartitionPlan]) -> None:
         super().__init__("every partition equals its build")
         self.partitions = partitions
-
-
-RANGE_LIMIT = 10_000  # values one range may expand to: a typo (2026..20260) must not plan twenty thousand days
-TOTAL_LIMIT = 10_000  # values all ranges and values together may come to (docs/cli.md)
-DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-INTEGER = re.compile(r"-?[0-9]{1,18}")
-
-
-def literal(item: str) -> str | None:
-    """A value written in double quotes ("a..b"): taken as it is between them, never a range. The way to name a text
-    value holding `..` (docs/cli.md)."""
-    return item[1:-1] if len(item) >= 2 and item[0] == item[-1] == '"' else None
-
-
-def is_range(item: str) -> bool:
-    return ".." in item and literal(item) is None
-
-
-def expand_range(item: str) -> list[str]:
-    """`first..last`, inclusive: ISO dates day by day, or integers one by one; "a quoted value" is that value; any
-    other item is itself. What the values mean is the database's to say: each is checked by the partition column's
-    own cast, as any value."""
-    quoted_value = literal(item)
-    if quoted_value is not None:
-        return [quoted_value]
-    first, dots, last = item.partition("..")
-    if not dots:
-        return [item]
-    if DATE.fullmatch(first) and DATE.fullmatch(last):
-        try:
-            start, end = dt.date.fromisoformat(first), dt.date.fromisoformat(last)
-        except ValueError as bad:
-            raise BackfillError(f"partition range {quoted(item)}: {bad}. Nothing was changed.") from None
-        low, high, step = start.toordinal(), end.toordinal(), lambda n: dt.date.fromordinal(n).isoformat()
-    elif INTEGER.fullmatch(first) and INTEGER.fullmatch(last):
-        low, high, step = int(first), int(last), str
-    else:
-        raise BackfillError(
-            f"partition range {quoted(item)} is not first..last of two ISO dates (2026-01-01..2026-03-31) or "
-            f"two integers (1..12). Nothing was changed."
-        )
-    if high < low:
-        raise BackfillError(
-            f"partition range {quoted(item)} is empty: its first value comes after its last. Nothing was changed."
-        )
-    if high - low >= RANGE_LIMIT:
-        raise BackfillError(
-            f"partition range {quoted(item)} spans more than {RANGE_LIMIT:,} values. Nothing was changed."
-        )
-    return [step(n) for n in range(low, high + 1)]
-
-
-def values_from_ranges(text: str | Sequence[str]) -> list[str]:
-    """The values only a range names (not also named alone): the plan leaves out those neither the target nor the
-    model's output holds (a month 202513 in 202512..202602, a day without rows) before it builds anything."""
-    items = list(text.split(",") if isinstance(text, str) else text)
-    alone = {expand_range(item)[0] for item in items if not is_range(item)}
-    return [value for item in items if is_range(item) for value in expand_range(item) if value not in alone]
-
-
-def parse_partitions(text: str | Sequence[str]) -> tuple[str, ...]:
-    # Never stripped nor rewritten: ' lead' and 'lead' are two partitions of a text column. A value the column's
-    # type would change is refused by the package (the round trip in _check_partition_values).
-    items = list(text.split(",") if isinstance(text, str) else text)
-    if not items or any(not v for v in items):
-        raise BackfillError(
-            f"--partitions must be a comma-separated list of partition values, got {shown(text)}. Nothing was changed."
-        )
-    values: list[str] = []
-    for item in items:
-        hidden = hidden_character(item)
-        if hidden:
-            raise BackfillError(
-                f"partition value {shown(item)} holds a control or invisible character (U+"
-                f"{ord(hidden[1]):04X}, character {hidden[0]}): no partition is named so. Nothing "
-                f"was changed."
-            )
-        values.extend(expand_range(item))
-        if len(values) > TOTAL_LIMIT:  # checked as it grows: three ranges under the cap each are still too many
-            raise BackfillError(
-                f"the partitions named come to more than {TOTAL_LIMIT:,} values (every range and "
-                f"value together). Nothing was changed."
-            )
-    counts = Counter(values)  # one pass: a repeat check must not cost the square of the values
-    repeated = sorted(value for value, count in counts.items() if count > 1)
-    if repeated:
-        raise BackfillError(
-            f"partition(s) {', '.join(shown(v) for v in repeated[:20])}"
-            f"{f' and {len(repeated) - 20} more' if len(repeated) > 20 else ''} named more than once. "
-            f"Nothing was changed."
-        )
-    return tuple(values)
 
 
 def hidden_character(text: str) -> tuple[int, str] | None:
@@ -219,11 +123,6 @@ def check_out_path(path: Path) -> None:
             f"--out {path}: {plan_document_path(path)} exists and is no packet's written plan (no packet "
             f"beside it); a plan does not write over it. Name another file. Nothing was changed."
         )
-
-
-def new_run_id(now: dt.datetime) -> str:
-    # Lower case, digits and underscores: safe inside an unquoted identifier on every engine.
-    return now.strftime("%Y%m%d_%H%M%S_") + secrets.token_hex(2)
 
 
 def _git_commit(project_dir: Path) -> str | None:
@@ -327,18 +226,18 @@ def _check_keys_and_watermark(
 
 def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None) -> PlanResult | NothingToChange:
     now = now or dt.datetime.now(dt.timezone.utc)
-    partitions = parse_partitions(request.partitions)
     if request.out is not None:
         check_out_path(Path(request.out))
     node = runner.compile_model(request.model)
-    spec = BackfillSpec.resolve(node.name, node.meta_backfill, request.overrides or {})
-    _check_materialization(node, request.allow_table)
     if not node.compiled_sql.strip():
         raise BackfillError(f"dbt compiled {node.name} to no SQL; nothing was changed.")
-    run_id = new_run_id(now)
+    resolved = _resolve(runner, node, request)
+    spec, partitions, run_id = BackfillSpec.from_resolved(resolved["spec"]), resolved["partitions"], resolved["run_id"]
+    if request.on_resolved is not None:
+        request.on_resolved(partitions)
     path = request.out or (Path(runner.options.project_dir) / "backfills" / f"{node.name}__{run_id}.yml")
     try:
-        return _plan(runner, request, node, spec, partitions, run_id, now, path)
+        return _plan(runner, request, node, spec, resolved, now, path)
     except _AllEqual as equal:
         return _nothing_to_change(runner, node, run_id, equal.partitions)
     except BackfillRefused as refused:
@@ -374,26 +273,18 @@ def _plan_stopped(
     return restated(failure, f"{first} {said}\n{rest}".rstrip())
 
 
-def _check_materialization(node: ModelNode, allow_table: str | None) -> None:
-    """The CLI's copy of the package's _check_materialization (macros/plan/_plan.sql), made before anything is read
-    or recorded: the same refusals, word for word (tests/test_plan_review.py runs both paths)."""
-    if node.materialized in ("view", "ephemeral"):
-        how = (
-            "a view: it runs its SQL on every read"
-            if node.materialized == "view"
-            else "ephemeral: it has no table, its SQL is inlined where it is read"
-        )
-        raise BackfillError(
-            f"{node.name} is materialized as {how}, so it is always current and there is nothing to "
-            f"repair. Nothing was changed."
-        )
-    if node.materialized == "table" and not allow_table:
-        raise BackfillError(
-            f"{node.name} is materialized as a table: its next `dbt run` rebuilds it whole from its "
-            f"sources, replacing whatever a backfill writes (rebuilding it is the repair). To replace "
-            f'partitions until then, say why: --allow-table "<reason>" (pure dbt: allow_table: '
-            f"<reason>), kept in the packet. Nothing was changed."
-        )
+def _resolve(runner: DbtRunner, node: ModelNode, request: PlanRequest) -> Mapping[str, Any]:
+    """The package's reading of the request (resolve_plan): meta.backfill with the overrides, the materialization,
+    the partition values (ranges expanded, each once) and the run's id; refused as plan_backfill refuses it."""
+    return runner.run_operation(
+        "resolve_plan",
+        {
+            "model": node.name,
+            "partitions": request.partitions if isinstance(request.partitions, str) else list(request.partitions),
+            "overrides": {k: v for k, v in (request.overrides or {}).items() if v is not None},
+            "allowances": {"table_model": request.allow_table} if request.allow_table else {},
+        },
+    ).first("resolved_plan")
 
 
 def _nothing_to_change(
@@ -444,28 +335,10 @@ def _what_was_written(path: Path, run_id: str) -> str:
 def _finishing(what: str) -> Iterator[None]:
     """SIGINT and SIGTERM wait while `what` completes (the packet file, its audit row and the written plan belong
     together: a few seconds); the plan then ends as it would have. A second signal stops at once."""
-    if threading.current_thread() is not threading.main_thread():
+    with holding_signals(
+        lambda name: f"{name} received while {what}; stopping once that is done (send it again to stop at once)."
+    ):
         yield
-        return
-    received: list[str] = []
-
-    def hold(signum: int, frame: Any) -> None:
-        if received:
-            raise KeyboardInterrupt
-        received.append(signal.Signals(signum).name)
-        print(
-            f"dbt-backfill: {received[0]} received while {what}; stopping once that is done (send it again to stop "
-            f"at once).",
-            file=sys.__stderr__,
-            flush=True,
-        )
-
-    previous = {sig: signal.signal(sig, hold) for sig in (signal.SIGINT, signal.SIGTERM)}
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
 
 
 def _stages_after_failure(runner: DbtRunner, run_id: str, keep: bool) -> str:
@@ -494,12 +367,9 @@ def _stages_after_failure(runner: DbtRunner, run_id: str, keep: bool) -> str:
 def _record_plan_failed(runner: DbtRunner, node: ModelNode, run_id: str, failure: Exception) -> None:
     """A failed or refused plan is `plan_failed` in the audit trail, with its reason (best effort: the database may
     be what failed). Never `planned`: that row means a packet was written."""
+    cause = failure.cause if isinstance(failure, BackfillError) else None
     reason = getattr(failure, "reason", None) or (
-        failure.cause.kind
-        if getattr(failure, "cause", None)
-        else "interrupted"
-        if isinstance(failure, Interrupted)
-        else "error"
+        cause.kind if cause else "interrupted" if isinstance(failure, Interrupted) else "error"
     )
     try:
         runner.run_operation(
@@ -520,54 +390,74 @@ def _plan(
     request: PlanRequest,
     node: ModelNode,
     spec: BackfillSpec,
-    partitions: tuple[str, ...],
-    run_id: str,
+    resolved: Mapping[str, Any],
     now: dt.datetime,
     path: Path,
 ) -> PlanResult:
+    """Build, compare and review in the package (plan_stages), check what it found, then write the packet, its
+    `planned` row and the written plan together; a plan whose gates failed or whose review says BLOCK is written
+    for review and refused."""
     code = {
         **node.binding,
         "git_commit": _git_commit(runner.options.project_dir),
         "dbt_backfill_version": __version__,
         "dbt_version": node.dbt_version,
     }
+    run_id = resolved["run_id"]
+    result = _plan_stages(runner, request, node, spec, resolved, path, code)
+    planned = [_planned_partition(item) for item in result["partitions"]]
+    _check_builds(planned, result["stage_schema"], request.allow_empty)
+    if result.get("nothing_to_change"):  # every partition equals its build, fingerprint and commitment (_plan)
+        raise _AllEqual(planned)
+    _check_keys_and_watermark(result, spec.business_key, request.allow_watermark_move)
+    packet = _packet(runner, request, node, spec, result, run_id, now, code, planned)
+    markdown = (
+        f"{result['markdown'].rstrip()}\n\n---\nThis plan describes packet `{path.name}`, SHA-256 "
+        f"`{packet.sha256()}`: an approval binds to exactly that content.\n"
+    )
+    _write(runner, packet, path, markdown)
+    _refuse_for_review(packet, path)
+    return PlanResult(
+        packet=packet,
+        path=path,
+        markdown=markdown,
+        skipped_in_ranges=tuple(str(v) for v in result.get("skipped_in_ranges") or ()),
+    )
+
+
+def _plan_stages(
+    runner: DbtRunner,
+    request: PlanRequest,
+    node: ModelNode,
+    spec: BackfillSpec,
+    resolved: Mapping[str, Any],
+    path: Path,
+    code: Mapping[str, Any],
+) -> Mapping[str, Any]:
+    """The package's plan (plan_stages): the stages built twice, fingerprinted, compared and reviewed."""
+    allowances = (
+        ("empty_partitions", request.allow_empty),
+        ("watermark_move", request.allow_watermark_move),
+        ("table_model", request.allow_table),
+    )
     invocation = runner.run_operation(
         "plan_stages",
         {
             "model": node.name,
-            "run_id": run_id,
+            "run_id": resolved["run_id"],
             "target": node.relation.to_dict(),
             "model_sql": node.compiled_sql,
-            "partition_by": spec.partition_by,
-            "business_key": list(spec.business_key),
-            "partitions": list(partitions),
-            "from_ranges": values_from_ranges(request.partitions),
-            "order_by": list(spec.order_by),
-            "additive": list(spec.additive),
-            "exclude_columns": list(spec.exclude_columns),
-            "stage_schema": spec.stage_schema,
-            "watermark": dict(spec.watermark) if spec.watermark else None,
-            "checks": [dict(c) for c in spec.checks],
-            "cost_warning": dict(spec.cost_warning),
-            "approval_ttl": spec.approval_ttl,
-            "input_window": dict(spec.input_window) if spec.input_window is not None else None,
-            "window_proof_max_age": spec.window_proof_max_age,
+            "partitions": list(resolved["partitions"]),
+            "from_ranges": list(resolved["from_ranges"]),
+            **spec.operation_args(),
             "prove_window": request.prove_window,
-            "allowances": {
-                k: v
-                for k, v in (
-                    ("empty_partitions", request.allow_empty),
-                    ("watermark_move", request.allow_watermark_move),
-                    ("table_model", request.allow_table),
-                )
-                if v
-            },
-            "code": code,
+            "allowances": {k: v for k, v in allowances if v},
+            "code": dict(code),
             "batch_size": request.batch_size,
             "commands": _commands(path, node.name),
         },
     )
-    result = invocation.first("plan")
+    result = invocation.maybe("plan")
     if result is None:
         raise BackfillError("the plan_stages operation returned no result; nothing was changed.")
     if result["package_version"] != __version__:
@@ -576,28 +466,37 @@ def _plan(
             f"{result['package_version']}, this CLI is {__version__}: align them (packages.yml, "
             f"dbt deps). No packet was written and the target is unchanged."
         )
+    return result
 
-    planned = []
-    for item in result["partitions"]:
-        builds = {k: Fingerprint.from_dict(v) for k, v in item["builds"].items()}
-        planned.append(
-            PartitionPlan(
-                value=str(item["value"]),
-                stage=RelationRef.from_dict(item["stage"]),
-                stage_b=RelationRef.from_dict(item["stage_b"]),
-                backup=RelationRef.from_dict(item["backup"]),
-                builds=builds,
-                fingerprint=builds["a"],
-                target_before=Fingerprint.from_dict(item["target_before"]),
-                changes=Changes.from_dict(item["changes"]),
-                commitment=str(item["commitment"]),
-                target_before_commitment=str(item["target_before_commitment"]),
-            )
-        )
-    _check_builds(planned, result["stage_schema"], request.allow_empty)
-    if result.get("nothing_to_change"):  # every partition equals its build, fingerprint and commitment (_plan)
-        raise _AllEqual(planned)
-    _check_keys_and_watermark(result, spec.business_key, request.allow_watermark_move)
+
+def _planned_partition(item: Mapping[str, Any]) -> PartitionPlan:
+    builds = {k: Fingerprint.from_dict(v) for k, v in item["builds"].items()}
+    return PartitionPlan(
+        value=str(item["value"]),
+        stage=RelationRef.from_dict(item["stage"]),
+        stage_b=RelationRef.from_dict(item["stage_b"]),
+        backup=RelationRef.from_dict(item["backup"]),
+        builds=builds,
+        fingerprint=builds["a"],
+        target_before=Fingerprint.from_dict(item["target_before"]),
+        changes=Changes.from_dict(item["changes"]),
+        commitment=str(item["commitment"]),
+        target_before_commitment=str(item["target_before_commitment"]),
+    )
+
+
+def _packet(
+    runner: DbtRunner,
+    request: PlanRequest,
+    node: ModelNode,
+    spec: BackfillSpec,
+    result: Mapping[str, Any],
+    run_id: str,
+    now: dt.datetime,
+    code: Mapping[str, Any],
+    planned: list[PartitionPlan],
+) -> Packet:
+    """The packet: what the plan read, built and judged, and what the planner allowed, with the reason."""
     allowances: dict[str, Any] = {}
     if request.allow_table and node.materialized == "table":
         allowances["table_model"] = {"reason": request.allow_table}
@@ -605,8 +504,7 @@ def _plan(
         allowances["empty_partitions"] = {"partitions": result["emptied"], "reason": request.allow_empty}
     if result.get("watermark") and result["watermark"]["raised"]:
         allowances["watermark_move"] = {"reason": request.allow_watermark_move}
-
-    packet = Packet(
+    return Packet(
         run_id=run_id,
         created_at=now.isoformat(timespec="seconds"),
         model=node.name,
@@ -622,7 +520,7 @@ def _plan(
         code=code,
         source=result["source"],
         partitions=tuple(planned),
-        watermark={"config": dict(spec.watermark), **result["watermark"]} if result.get("watermark") else None,
+        watermark={"config": dict(spec.watermark or {}), **result["watermark"]} if result.get("watermark") else None,
         allowances=allowances,
         review=result["review"],
         cost=result["cost"],
@@ -638,11 +536,10 @@ def _plan(
         cascade_of=dict(request.cascade_of) if request.cascade_of else None,
         expires_at=result["expires_at"],
     )
-    document = plan_document_path(path)
-    markdown = (
-        f"{result['markdown'].rstrip()}\n\n---\nThis plan describes packet `{path.name}`, SHA-256 "
-        f"`{packet.sha256()}`: an approval binds to exactly that content.\n"
-    )
+
+
+def _write(runner: DbtRunner, packet: Packet, path: Path, markdown: str) -> None:
+    """The packet file, its `planned` row and the written plan, together (a signal waits for all three)."""
     with _finishing("the plan writes its packet and records it"):
         packet.write(path)
         # The plan's record of what it wrote: apply, rollback and clean refuse a packet whose content no plan wrote
@@ -652,17 +549,22 @@ def _plan(
             {
                 "target": packet.target.to_dict(),
                 "event": "planned",
-                "run_id": run_id,
+                "run_id": packet.run_id,
                 "fields": {
-                    "model": node.name,
+                    "model": packet.model,
                     "packet_sha256": packet.sha256(),
                     "outcome": packet.review["verdict"],
-                    "fingerprint_after": [p.fingerprint.sha256 for p in planned],
-                    "detail": f"{', '.join(p.value for p in planned)} ({path})",
+                    "fingerprint_after": [p.fingerprint.sha256 for p in packet.partitions],
+                    "detail": f"{', '.join(p.value for p in packet.partitions)} ({path})",
                 },
             },
         )
-        document.write_text(markdown)
+        plan_document_path(path).write_text(markdown)
+
+
+def _refuse_for_review(packet: Packet, path: Path) -> None:
+    """A packet whose gates failed or whose review says BLOCK is written for review, and the plan is refused."""
+    document = plan_document_path(path)
     if packet.failed_gates:
         described = "; ".join(
             f"{g['check']} on {g['partition']}: {g['observed']}, expected {g['expected']}" for g in packet.failed_gates
@@ -681,17 +583,6 @@ def _plan(
             f"{document}); approve and apply refuse it. The target is unchanged.",
             {"packet": str(path), "checks": packet.blocking_checks},
         )
-    return PlanResult(
-        packet=packet,
-        path=path,
-        markdown=markdown,
-        skipped_in_ranges=tuple(str(v) for v in result.get("skipped_in_ranges") or ()),
-    )
-
-
-def plan_document_path(packet_path: Path) -> Path:
-    """The written plan (Markdown) beside its packet."""
-    return packet_path.with_suffix(".md")
 
 
 def _commands(path: Path, model: str) -> dict[str, str]:

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
-from dbt_backfill.packet import Packet
-from dbt_backfill.workflow.approve import read_approved
-from dbt_backfill.workflow.audit import audited, who_runs
+from dbt_backfill.packet import Packet, PacketFile
+from dbt_backfill.workflow.approval import require_approval
+from dbt_backfill.workflow.audit_trail import audited, record_if_refused, who_runs
 from dbt_backfill.workflow.placement import refuse_elsewhere
-from dbt_backfill.workflow.status import stopped
+from dbt_backfill.workflow.state import stopped
 
 
 @dataclass(frozen=True)
@@ -25,28 +24,33 @@ class RollbackResult:
     not_this_runs: Mapping[str, str] = field(default_factory=dict)
 
 
-def rollback(runner: DbtRunner, path: Path, by: str | None = None) -> RollbackResult:
+def rollback(runner: DbtRunner, opened: PacketFile, by: str | None = None) -> RollbackResult:
     """`by`: who rolls back (default: the OS user), recorded with every `rolled_back` row."""
-    packet = Packet.read(path)
+    packet = opened.packet
     refuse_elsewhere(runner, packet)
-    return audited(runner, packet.target, packet.run_id, packet.model, lambda: _rollback(runner, path, who_runs(by)))
+    return audited(runner, packet.target, packet.run_id, packet.model, lambda: _rollback(runner, opened, who_runs(by)))
 
 
-def _rollback(runner: DbtRunner, path: Path, who: str) -> RollbackResult:
-    packet = read_approved(path, "Only an approved, unedited packet can be rolled back. The target is unchanged.")
+def _rollback(runner: DbtRunner, opened: PacketFile, who: str) -> RollbackResult:
+    packet, path = opened.packet, opened.path
+    approval = require_approval(
+        packet, "Only an approved, unedited packet can be rolled back. The target is unchanged."
+    )
     try:
         with runner.stopping_only_between(("partition_restored", "partition_skipped")):
             invocation = runner.run_operation(
                 "rollback_partitions",
                 {
                     **packet.scope_args(),
-                    "approval": packet.approval.to_dict(),
+                    "approval": approval.to_dict(),
                     "partitions": packet.partition_args(),
                     "packet_sha256": packet.sha256(),
                     "rolled_back_by": who,
                 },
             )
     except (BackfillError, BackfillRefused, KeyboardInterrupt) as failure:
+        # recorded here: the caller's `audited` sees it inside StoppedShort, with the state read after it
+        record_if_refused(runner, packet.target, packet.run_id, packet.model, failure)
         raise stopped(runner, packet, path, "rollback", failure) from None
     skipped = invocation.all("partition_skipped")
     return RollbackResult(

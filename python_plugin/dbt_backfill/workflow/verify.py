@@ -11,11 +11,11 @@ from typing import Any
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
-from dbt_backfill.packet import Packet
-from dbt_backfill.workflow.approve import read_approved
-from dbt_backfill.workflow.audit import audited
+from dbt_backfill.packet import Packet, PacketFile
+from dbt_backfill.workflow.approval import require_approval
+from dbt_backfill.workflow.audit_trail import audited
 from dbt_backfill.workflow.placement import refuse_elsewhere
-from dbt_backfill.workflow.status import AS_BEFORE, read_state
+from dbt_backfill.workflow.state import AS_BEFORE, read_state
 
 
 @dataclass(frozen=True)
@@ -57,14 +57,15 @@ def fingerprint_target(runner: DbtRunner, packet: Packet) -> dict[str, tuple[Fin
     }
 
 
-def verify(runner: DbtRunner, path: Path) -> VerifyResult:
-    packet = Packet.read(path)
+def verify(runner: DbtRunner, opened: PacketFile) -> VerifyResult:
+    packet = opened.packet
     refuse_elsewhere(runner, packet)
-    return audited(runner, packet.target, packet.run_id, packet.model, lambda: _verify(runner, path))
+    return audited(runner, packet.target, packet.run_id, packet.model, lambda: _verify(runner, opened))
 
 
-def _verify(runner: DbtRunner, path: Path) -> VerifyResult:
-    packet = read_approved(path, "There are no approved fingerprints to verify against. The target is unchanged.")
+def _verify(runner: DbtRunner, opened: PacketFile) -> VerifyResult:
+    packet, path = opened.packet, opened.path
+    require_approval(packet, "There are no approved fingerprints to verify against. The target is unchanged.")
     events = runner.run_operation("run_history", {"target": packet.target.to_dict(), "run_id": packet.run_id}).first(
         "run_history"
     )["events"]

@@ -4,7 +4,7 @@ rolled a transaction back, whose audit row went with it)."""
 from __future__ import annotations
 
 import getpass
-from typing import Any, Callable, TypeVar
+from typing import Callable, TypeVar
 
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
@@ -39,6 +39,14 @@ def record_refusal(
         pass
 
 
+def record_if_refused(
+    runner: DbtRunner, target: RelationRef, run_id: str | None, model: str, failure: BaseException
+) -> None:
+    """A refusal that stopped a command after it may have written, recorded before the state is read and raised."""
+    if isinstance(failure, BackfillRefused):
+        record_refusal(runner, target, run_id, model, failure)
+
+
 def audited(runner: DbtRunner, target: RelationRef, run_id: str | None, model: str, action: Callable[[], T]) -> T:
     """Run `action`; a refusal is recorded in the audit trail, then raised as it was."""
     try:
@@ -46,14 +54,3 @@ def audited(runner: DbtRunner, target: RelationRef, run_id: str | None, model: s
     except BackfillRefused as refused:
         record_refusal(runner, target, run_id, model, refused)
         raise
-
-
-def history(
-    runner: DbtRunner, model: str | None, run_id: str | None = None, since: str | None = None, limit: int = 1000
-) -> dict[str, Any]:
-    """The audit trail as backfill_history reads it: {audits, looked_in, events}. The audit tables are found as
-    every writer finds them (beside each model's relation, or the var dbt_backfill_audit_schema)."""
-    invocation = runner.run_operation(
-        "backfill_history", {"model": model, "run_id": run_id, "since": since, "limit": limit}
-    )
-    return invocation.first("history")

@@ -1,0 +1,47 @@
+{#
+  What a plan is asked for, read one way for both paths before anything is built: the model's meta.backfill with
+  the CLI's overrides (_backfill_spec), whether its materialization can be backfilled (_check_materialization), the
+  partition values with their ranges expanded (_partition_items, _expanded_partitions), each named once, and the
+  run's id. The CLI calls it through resolve_plan, pure dbt's plan_backfill directly. Reads nothing but a partition
+  column's type (only for a value YAML did not read as text). Returns {spec, partitions, from_ranges, run_id}:
+  from_ranges are the values only a range names, which the plan leaves out when no side holds them (_plan).
+#}
+{% macro _resolve_plan(node, partitions, overrides={}, allowances={}) %}
+  {% set meta = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') %}
+  {% set spec = dbt_backfill._backfill_spec(node.name, meta, overrides) %}
+  {% do dbt_backfill._check_materialization(node, allowances) %}
+  {# never trimmed: the round trip through the column's type refuses a value it would rewrite (_check_partition_values) #}
+  {% set items = dbt_backfill._partition_items(partitions, spec.partition_by,
+      api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias or node.name)) %}
+  {% set values = dbt_backfill._expanded_partitions(items) %}
+  {% do dbt_backfill._refuse_repeated_partitions(values) %}
+  {% set named_alone = {} %}  {# a map: `reject('in', ...)` over a list would cost the square of the values #}
+  {% for item in items if '..' not in item or dbt_backfill._quoted_value(item) is not none %}
+    {% do named_alone.update({dbt_backfill._expanded_partitions([item])[0]: true}) %}
+  {% endfor %}
+  {{ return({'spec': spec, 'partitions': values, 'from_ranges': values | reject('in', named_alone) | list,
+             'run_id': dbt_backfill._new_run_id()}) }}
+{% endmacro %}
+
+{# Each partition once: a repeat would be replaced twice in one apply. Counted in one pass (a map), never the square
+   of the values. #}
+{% macro _refuse_repeated_partitions(values) %}
+  {% set seen, repeated = {}, {} %}
+  {% for value in values %}
+    {% if value in seen %}{% do repeated.update({value: true}) %}{% endif %}
+    {% do seen.update({value: true}) %}
+  {% endfor %}
+  {% if repeated %}
+    {% set names = repeated.keys() | sort %}
+    {% do dbt_backfill._fail('partition(s) ' ~ names[:20] | map('tojson') | join(', ')
+        ~ (' and ' ~ (names | length - 20) ~ ' more' if names | length > 20 else '') ~ ' named more than once. '
+        ~ 'Nothing was changed.') %}
+  {% endif %}
+{% endmacro %}
+
+{# A run's id: the UTC time of the plan and a letter and three hex digits of the invocation. Never all digits: YAML
+   1.1 reads 20261129_181848_1234 as an integer, which would break the commands printed with it, typed as they are.
+   Lower case, digits and underscores: safe inside an unquoted identifier on every engine (stages are named by it). #}
+{% macro _new_run_id() %}
+  {{ return(modules.datetime.datetime.utcnow().strftime('%Y%m%d_%H%M%S_') ~ 'p' ~ invocation_id[:3]) }}
+{% endmacro %}

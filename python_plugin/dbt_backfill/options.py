@@ -1,0 +1,275 @@
+"""The options of every command, declared once each: the dbt options (as dbt takes them) and --json that every
+command reaching dbt shares (given to it as one Call), and each command's own. The commands are in cli.py."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import click
+
+from dbt_backfill.dbt_runner import DbtOptions, DbtRunner
+
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
+
+def stacked(*decorators: Decorator) -> Decorator:
+    """Decorators applied as if written one above the other, in this order."""
+
+    def apply(command: Callable[..., Any]) -> Callable[..., Any]:
+        for decorator in reversed(decorators):
+            command = decorator(command)
+        return command
+
+    return apply
+
+
+DBT_OPTIONS = (
+    # as dbt takes them: the option, else its environment variable, else dbt's own default
+    click.option(
+        "--project-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        envvar="DBT_PROJECT_DIR",
+        help="The dbt project (else DBT_PROJECT_DIR, else the nearest directory up from here holding a "
+        "dbt_project.yml, as dbt finds it).",
+    ),
+    click.option(
+        "--profiles-dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        envvar="DBT_PROFILES_DIR",
+        help="Where profiles.yml is (else DBT_PROFILES_DIR, else dbt's own default).",
+    ),
+    click.option(
+        "--target",
+        "dbt_target",
+        envvar="DBT_TARGET",
+        help="The dbt target (profile output; else DBT_TARGET, else the profile's default).",
+    ),
+    click.option("--vars", "dbt_vars", help="dbt --vars, as YAML."),
+    click.option("--json", "as_json", is_flag=True, help="Print the machine-readable result on stdout."),
+)
+
+
+@dataclass(frozen=True)
+class Call:
+    """What every command that reaches dbt was given: the dbt options, and whether to print JSON."""
+
+    project_dir: Path | None
+    profiles_dir: Path | None
+    dbt_target: str | None
+    dbt_vars: str | None
+    as_json: bool
+
+    def runner(self, planned_target: str | None = None) -> DbtRunner:
+        """dbt on this project; the target given, else the one the packet was planned with, else the default."""
+        target = self.dbt_target or planned_target
+        return DbtRunner(DbtOptions.found(self.project_dir, self.profiles_dir, target, self.dbt_vars))
+
+    def emit(self, document: dict[str, Any], text: str) -> None:
+        click.echo(json.dumps(document, default=str) if self.as_json else text)
+
+
+PACKET = click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))
+OVERRIDES = (  # plan's overrides of meta.backfill: (option, key)
+    ("--partition-by", "partition_by", "Override meta.backfill.partition_by."),
+    ("--business-key", "business_key", "Override meta.backfill.business_key (comma-separated)."),
+    ("--order-by", "order_by", "Override meta.backfill.order_by (comma-separated)."),
+    ("--additive", "additive", "Override meta.backfill.additive (comma-separated)."),
+    ("--exclude-columns", "exclude_columns", "Override meta.backfill.exclude_columns (comma-separated)."),
+    (
+        "--watermark-column",
+        "watermark",
+        "Override meta.backfill.watermark with {column: COL}: the live job resumes from max(COL).",
+    ),
+)
+
+
+def by_option(what: str) -> Callable[..., Any]:
+    return click.option("--by", help=f"Who {what} (recorded in the audit trail; default: the OS user).")
+
+
+OVERRIDDEN = tuple(key for _, key, _ in OVERRIDES)
+
+
+def with_overrides(command: Callable[..., None]) -> Callable[..., None]:
+    for flag, key, help_text in reversed(OVERRIDES):
+        command = click.option(flag, key, help=help_text)(command)
+    return command
+
+
+plan = stacked(
+    click.argument("model"),
+    click.option(
+        "--partitions",
+        help="Comma-separated partition values, each a value or an inclusive range of dates or integers: "
+        "2026-03-01,2026-03-02 or 2026-01-01..2026-03-31 or 1..12.",
+    ),
+    click.option(
+        "--partitions-file",
+        type=click.Path(dir_okay=False, exists=True, path_type=Path),
+        help="A file of partition values (or ranges), one per line; blank lines are skipped.",
+    ),
+    click.option(
+        "--out",
+        type=click.Path(dir_okay=False, path_type=Path),
+        help="Where to write the packet (default: <project>/backfills/<model>__<run_id>.yml).",
+    ),
+    with_overrides,
+    click.option(
+        "--allow-empty",
+        metavar="REASON",
+        help="Allow emptying a partition the target holds rows for; the reason is recorded in the packet.",
+    ),
+    click.option(
+        "--allow-watermark-move",
+        metavar="REASON",
+        help="Allow raising the live job's column watermark; the reason is recorded in the packet.",
+    ),
+    click.option(
+        "--allow-table",
+        metavar="REASON",
+        help="Plan a model materialized as a table (its next run rebuilds it whole); the reason is recorded in the packet.",
+    ),
+    click.option(
+        "--batch-size",
+        type=click.IntRange(min=1),
+        default=5,
+        show_default=True,
+        help="Partitions per batch after the canary (apply checks the target after each batch).",
+    ),
+    click.option(
+        "--prove-window",
+        type=click.Choice(["full"]),
+        help="Prove the input windows over the whole history in this plan, whatever proof is recorded "
+        "(otherwise: on the model's first plan, after its code changes, a failed proof or "
+        "meta.backfill.window_proof_max_age).",
+    ),
+    click.option(
+        "--format",
+        "output_format",
+        type=click.Choice(["text", "md"]),
+        default="text",
+        show_default=True,
+        help="text: a summary; md: the written plan (also saved beside the packet as .md).",
+    ),
+)
+
+
+approve = stacked(
+    PACKET,
+    click.option("--by", required=True, help="Who approves (recorded in the packet)."),
+    click.option(
+        "--despite",
+        metavar="REASON",
+        help="Approve a packet its review judged RESTRUCTURE FIRST, saying why (recorded with the approval).",
+    ),
+)
+
+
+demo = stacked(
+    click.option(
+        "--dir",
+        "directory",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=Path("dbt_backfill_demo"),
+        show_default=True,
+        help="Where to build the demo project (replaced if it is an earlier demo).",
+    ),
+)
+
+
+apply = stacked(
+    PACKET,
+    click.option(
+        "--batch-size",
+        type=click.IntRange(min=1),
+        help="Partitions per batch after the canary (default: the packet's).",
+    ),
+    click.option(
+        "--cascade",
+        "then_cascade",
+        is_flag=True,
+        help="Then rebuild the downstream models the packet lists, in order, each behind its own gates.",
+    ),
+    click.option(
+        "--allow-source-drift",
+        metavar="REASON",
+        help="Apply although the source changed since the plan; the reason is recorded in the audit trail.",
+    ),
+)
+
+
+verify = stacked(
+    PACKET,
+)
+
+
+rollback = stacked(
+    PACKET,
+    by_option("rolls back"),
+)
+
+
+status = stacked(
+    PACKET,
+)
+
+
+clean = stacked(
+    click.argument("packet", required=False, type=click.Path(dir_okay=False, path_type=Path)),
+    click.option(
+        "--run",
+        "run_id",
+        metavar="RUN_ID",
+        help="Clean one run by its id, without its packet (a failed or killed plan's stages, say).",
+    ),
+    click.option(
+        "--orphans",
+        is_flag=True,
+        help="List the relations of every run that no packet needs (from the audit trail); --yes drops them.",
+    ),
+    click.option(
+        "--older-than",
+        default="1d",
+        show_default=True,
+        help="With --orphans: only runs whose plan began longer ago than this (7d, 12h, 30m).",
+    ),
+    click.option(
+        "--yes", is_flag=True, help="With --orphans: drop what the list marks `drop` (without it: list only)."
+    ),
+    click.option(
+        "--drop-backups",
+        is_flag=True,
+        help="With PACKET or --run: drop the backups too, even while a rollback is still possible.",
+    ),
+    by_option("cleans"),
+)
+
+
+history = stacked(
+    click.argument("model", required=False),
+    click.option("--run", "run_id", help="Only this run's events."),
+    click.option(
+        "--since", help="Only events recorded since: a date or an ISO date-time (UTC unless it carries an offset)."
+    ),
+    click.option(
+        "--limit",
+        type=click.IntRange(min=1),
+        default=1000,
+        show_default=True,
+        help="At most this many events: the newest, shown oldest first.",
+    ),
+)
+
+
+partitions = stacked(
+    click.argument("model"),
+    click.option(
+        "--partitions",
+        metavar="VALUES",
+        help="Only these partitions: values and inclusive ranges, comma-separated (as plan takes them). "
+        "Default: every partition the audit trail records a write of.",
+    ),
+)
