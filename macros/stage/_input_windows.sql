@@ -14,54 +14,9 @@
   builds read.
 #}
 {% macro _input_windows(node, scope, partitions, sources, input_window, model_sql) %}
-  {# checked here as well as by the CLI's spec: the pure-dbt path passes meta.backfill as it is #}
-  {% if input_window is not none and (input_window is not mapping or (input_window.keys() | reject('in', ['before', 'after']) | list)
-        or (input_window.values() | reject('integer') | list)
-        or (input_window.values() | select('integer') | select('lt', 0) | list)) %}
-    {% do dbt_backfill._fail('meta.backfill.input_window must be {before: N, after: N}: how many days before and after a '
-        ~ 'partition its inputs\' event_time may lie for the partition\'s rows, each a whole number >= 0, not '
-        ~ tojson(input_window) ~ '. Nothing was changed.') %}
-  {% endif %}
+  {% set declared_by, before, after = dbt_backfill._input_reach(node, input_window) %}
   {% set family = dbt_backfill._type_family(scope.partition_column.data_type) %}
-  {% set declared_by, before, after = 'the partition alone (no meta.backfill.input_window, no lookback)', 0, 0 %}
-  {% set config = (node.config if node else {}) or {} %}
-  {% if input_window is not none %}
-    {% set declared_by = 'meta.backfill.input_window' %}
-    {% set before, after = (input_window.get('before') or 0) | int, (input_window.get('after') or 0) | int %}
-  {% elif config.get('incremental_strategy') == 'microbatch' and config.get('lookback') is not none %}
-    {% set days_per_batch = {'hour': 1 / 24, 'day': 1, 'month': 31, 'year': 366}.get(config.get('batch_size') or 'day', 1) %}
-    {% set before = ((config.get('lookback') | int) * days_per_batch) | round(0, 'ceil') | int %}
-    {% set declared_by = "dbt's lookback (" ~ config.get('lookback') ~ ' × ' ~ (config.get('batch_size') or 'day') ~ ')' %}
-  {% endif %}
-  {# an input is windowed only where the builds and the pin can read the same rows of it: its event_time is one of
-     its columns (the bounds are typed by that column: a timestamp with time zone gets UTC instants, as dbt's
-     microbatch bounds are, so a session in another zone reads the same rows) and the compiled SQL names it only
-     as dbt renders it (another rendering, `"raw"."trip_events"` for `"db"."raw"."trip_events"`, would be read
-     whole by the builds while the pin read a window) #}
-  {% set windowed, whole = [], [] %}
-  {% for source in sources %}
-    {% set why = none %}
-    {% set event_time_type = none %}
-    {% if source.get('event_time') %}
-      {% for column in dbt_backfill._relation_columns(dbt_backfill._relation(source))
-            if (column.name | lower) == (source.event_time | replace('"', '') | replace('`', '') | lower) %}
-        {% set event_time_type = dbt_backfill._type_family(column.data_type) %}
-        {% do source.update({'event_time_type': event_time_type}) %}
-      {% endfor %}
-      {% if source.get('event_time_type') is none %}
-        {% set why = 'its event_time ' ~ source.event_time ~ ' is not one of its columns' %}
-      {% elif not dbt_backfill._named_only_as_rendered(model_sql, source) %}
-        {% set why = "the model's SQL names it other than as dbt renders it (" ~ source.relation_name ~ ')' %}
-      {% endif %}
-    {% else %}
-      {% set why = 'no event_time' %}
-    {% endif %}
-    {% if why is none %}
-      {% do windowed.append(source) %}
-    {% else %}
-      {% do whole.append(dbt_backfill._relation_name(dbt_backfill._relation(source)) ~ ' (' ~ why ~ ')') %}
-    {% endif %}
-  {% endfor %}
+  {% set windowed, whole = dbt_backfill._windowable_inputs(sources, model_sql) %}
   {% set result = {'mode': 'whole', 'why': none, 'before': before, 'after': after, 'declared_by': declared_by,
                    'partitions': {}, 'inputs': [], 'whole': whole} %}
   {% if not windowed %}
@@ -103,6 +58,66 @@
   {% endfor %}
   {% do result.update({'mode': 'windowed'}) %}
   {{ return(result) }}
+{% endmacro %}
+
+{# How far each partition's window reaches: [declared_by, before, after] in days, from meta.backfill.input_window
+   (checked here as well as by the CLI's spec: the pure-dbt path passes meta.backfill as it is), else a microbatch
+   model's lookback (lookback × batch_size, in whole days, before), else the partition alone. #}
+{% macro _input_reach(node, input_window) %}
+  {% if input_window is not none and (input_window is not mapping or (input_window.keys() | reject('in', ['before', 'after']) | list)
+        or (input_window.values() | reject('integer') | list)
+        or (input_window.values() | select('integer') | select('lt', 0) | list)) %}
+    {% do dbt_backfill._fail('meta.backfill.input_window must be {before: N, after: N}: how many days before and after a '
+        ~ 'partition its inputs\' event_time may lie for the partition\'s rows, each a whole number >= 0, not '
+        ~ tojson(input_window) ~ '. Nothing was changed.') %}
+  {% endif %}
+  {% set declared_by, before, after = 'the partition alone (no meta.backfill.input_window, no lookback)', 0, 0 %}
+  {% set config = (node.config if node else {}) or {} %}
+  {% if input_window is not none %}
+    {% set declared_by = 'meta.backfill.input_window' %}
+    {% set before, after = (input_window.get('before') or 0) | int, (input_window.get('after') or 0) | int %}
+  {% elif config.get('incremental_strategy') == 'microbatch' and config.get('lookback') is not none %}
+    {% set days_per_batch = {'hour': 1 / 24, 'day': 1, 'month': 31, 'year': 366}.get(config.get('batch_size') or 'day', 1) %}
+    {% set before = ((config.get('lookback') | int) * days_per_batch) | round(0, 'ceil') | int %}
+    {% set declared_by = "dbt's lookback (" ~ config.get('lookback') ~ ' × ' ~ (config.get('batch_size') or 'day') ~ ')' %}
+  {% endif %}
+  {{ return([declared_by, before, after]) }}
+{% endmacro %}
+
+{#
+  Which inputs are windowed: [windowed refs (each given its `event_time_type`), names read whole (with why)].
+  An input is windowed only where the builds and the pin can read the same rows of it: its event_time is one of
+  its columns (the bounds are typed by that column: a timestamp with time zone gets UTC instants, as dbt's
+  microbatch bounds are, so a session in another zone reads the same rows) and the compiled SQL names it only
+  as dbt renders it (another rendering, `"raw"."trip_events"` for `"db"."raw"."trip_events"`, would be read
+  whole by the builds while the pin read a window).
+#}
+{% macro _windowable_inputs(sources, model_sql) %}
+  {% set windowed, whole = [], [] %}
+  {% for source in sources %}
+    {% set why = none %}
+    {% set event_time_type = none %}
+    {% if source.get('event_time') %}
+      {% for column in dbt_backfill._relation_columns(dbt_backfill._relation(source))
+            if (column.name | lower) == (source.event_time | replace('"', '') | replace('`', '') | lower) %}
+        {% set event_time_type = dbt_backfill._type_family(column.data_type) %}
+        {% do source.update({'event_time_type': event_time_type}) %}
+      {% endfor %}
+      {% if source.get('event_time_type') is none %}
+        {% set why = 'its event_time ' ~ source.event_time ~ ' is not one of its columns' %}
+      {% elif not dbt_backfill._named_only_as_rendered(model_sql, source) %}
+        {% set why = "the model's SQL names it other than as dbt renders it (" ~ source.relation_name ~ ')' %}
+      {% endif %}
+    {% else %}
+      {% set why = 'no event_time' %}
+    {% endif %}
+    {% if why is none %}
+      {% do windowed.append(source) %}
+    {% else %}
+      {% do whole.append(dbt_backfill._relation_name(dbt_backfill._relation(source)) ~ ' (' ~ why ~ ')') %}
+    {% endif %}
+  {% endfor %}
+  {{ return([windowed, whole]) }}
 {% endmacro %}
 
 {# The days a partition's inputs are read for: [day - before, day + 1 + after), as ISO dates. #}
