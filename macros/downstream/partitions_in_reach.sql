@@ -125,29 +125,6 @@
   {{ return(query) }}
 {% endmacro %}
 
-{# A date's day number, an integer's value: what a window of partitions counts in. #}
-{% macro _partition_ordinal(value, family) %}
-  {% if family == 'date' %}
-    {{ return(modules.datetime.date.fromisoformat(value | string).toordinal()) }}
-  {% endif %}
-  {{ return(value | int) }}
-{% endmacro %}
-
-{# How values sort for display: by ordinal where the column is ordered, else as text (NULL first). #}
-{% macro _ordering_key(value, family) %}
-  {% if value is none or value == 'NULL' %}{{ return([0, 0, '']) }}{% endif %}
-  {% if family in ('date', 'integer') %}{{ return([1, dbt_backfill._partition_ordinal(value, family), '']) }}{% endif %}
-  {{ return([1, 0, value | string]) }}
-{% endmacro %}
-
-{# A partition value the driver returned, as the packet spells it: a date as YYYY-MM-DD, an integer without a
-   fraction, a text as it is. #}
-{% macro _partition_text(value, family) %}
-  {% if family == 'date' %}{{ return(value.isoformat() if value is not string else value[:10]) }}{% endif %}
-  {% if family == 'integer' %}{{ return(value | int | string) }}{% endif %}
-  {{ return(value | string) }}
-{% endmacro %}
-
 {# Whether a partition value lies inside one of the merged windows [low, high] of ordinals. #}
 {% macro _within(value, family, windows) %}
   {% set ordinal = dbt_backfill._partition_ordinal(value, family) %}
@@ -159,11 +136,4 @@
 {% macro _partition_literal(ordinal, family, data_type) %}
   {% set value = modules.datetime.date.fromordinal(ordinal).isoformat() if family == 'date' else ordinal | string %}
   {{ return('cast(' ~ dbt_backfill._sql_literal(value) ~ ' as ' ~ data_type ~ ')') }}
-{% endmacro %}
-
-{# The keys of {value: ordering key}, in that order. #}
-{% macro _by_ordinal(keys) %}
-  {% set pairs = [] %}
-  {% for value, key in keys.items() %}{% do pairs.append([key, value]) %}{% endfor %}
-  {{ return(pairs | sort | map(attribute=1) | list) }}
 {% endmacro %}

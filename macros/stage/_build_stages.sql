@@ -58,7 +58,7 @@
 
 {# After the first build a: the model must give the target's columns (`columns_differ` otherwise: a backfill replaces
    rows, not the schema), and where it gives another type of the same family, every build's SQL casts its columns to
-   the target's types (`typed.sql` updated; _target_types.sql) and this first stage is built again so. #}
+   the target's types (`typed.sql` updated; _stage_types_against_target) and this first stage is built again so. #}
 {% macro _type_stages_as_target(plan, build_sql, typed, model_sql, scope, target_relation, target_columns) %}
   {% set stage_columns = dbt_backfill._column_names(plan.relations.a) %}
   {% if stage_columns != target_columns %}
