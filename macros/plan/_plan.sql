@@ -2,14 +2,15 @@
   The read-only half of a backfill, shared by plan_stages (the CLI, which compiles the model with
   `dbt compile --full-refresh`) and plan_backfill (pure dbt), as a sequence of steps, each in the folder named for
   it: check the target, the partition values and the gates' settings (plan/, compare/); pin the source: two reads,
-  refused if they differ, before anything is built (source_pin/); fingerprint the target's current partitions and a
-  control partition outside the scope, and read the live job's watermark (stage/, guards/); estimate the cost from
-  the planner (cost/); build every partition twice, all a then all b, one transaction each (stage/); fingerprint
-  both builds and summarise the changes, bucket digests first (compare/); prove the input windows (stage/); find
-  business keys that would land in two partitions and keys a named partition loses to one that is not named,
-  predict the watermark and evaluate the reconciliation gates (compare/, guards/); read the source a third time
-  (source_pin/); assemble the packet (packet/), list the models downstream, review the six checks and write the
-  plan document (review/). The target is only read. Returns the plan as a dict; the caller emits it or records it.
+  refused if they differ, before anything is built (source_pin/); name the stages and fingerprint the target's
+  current partitions (stage/), a control partition outside the scope (plan/), read the live job's watermark
+  (guards/); estimate the cost from the planner (cost/); decide whether this plan proves the input windows, and
+  build every partition twice, all a then all b, one transaction each (stage/); fingerprint both builds and
+  summarise the changes, bucket digests first (compare/); check or prove the input windows (stage/); find business
+  keys that would land in two partitions and keys a named partition loses to one that is not named, predict the
+  watermark and evaluate the reconciliation gates (compare/, guards/); read the source a third time (source_pin/);
+  assemble the packet (packet/), list the models downstream, review the six checks and write the plan document
+  (review/). The target is only read. Returns the plan as a dict; the caller emits it or records it.
 #}
 {% macro _plan(run_id, model, target, model_sql, partition_by, business_key, partitions, sources, order_by=[], additive=[],
                exclude_columns=[], stage_schema=none, watermark=none, checks=[], cost_warning={}, allowances={},
