@@ -33,6 +33,44 @@
       allow_source_drift) %}
   {% set replaced = [] %}
   {% set writes = dbt_backfill.write_guarantees() %}
+  {% set stages = dbt_backfill._approved_stages(partitions, target_relation, scope) %}
+  {# the partitions' history, read under the table's lock: a later approval's repair is never overwritten #}
+  {% set ledger = dbt_backfill._partition_ledger(target_relation, partitions | map(attribute='value') | list) %}
+  {% do dbt_backfill._refuse_superseded(ledger, run_id, model, approval, partitions) %}
+  {# and what later plans recorded of the windows: rows built through a window found too narrow are not published #}
+  {% do dbt_backfill._refuse_window_failure(target_relation, run_id, model, source, partitions, ledger) %}
+  {% set watermark_before = dbt_backfill.watermark_state(watermark, target_relation) if watermark else none %}
+  {% if control %}
+    {% do dbt_backfill._refuse_changed_control(target_relation, scope, control) %}
+  {% endif %}
+  {% set batch_size = [batch_size | int, 1] | max %}
+  {% set batch = [] %}
+  {% do dbt_backfill._record_approval(target_relation, run_id, approval, audit_fields) %}
+
+  {% set run = {'run_id': run_id, 'target': target_relation, 'scope': scope, 'columns': target_columns,
+                'audit_fields': audit_fields, 'writes': writes, 'ledger': ledger, 'watermark': watermark,
+                'watermark_before': watermark_before, 'allow_watermark_move': allow_watermark_move,
+                'approved_values': partitions | map(attribute='value') | list} %}
+  {% set skipped = [] %}
+  {% for partition in partitions %}
+    {% do dbt_backfill._apply_partition(partition, stages[loop.index0], run, replaced, skipped) %}
+    {% do batch.append(partition) %}
+    {% if (loop.index - 1) % batch_size == 0 or loop.last %}
+      {% do dbt_backfill._checkpoint(target_relation, scope, run_id, audit_fields, batch, control, replaced,
+                                     'canary' if loop.first else 'batch ending ' ~ partition.value) %}
+      {% do batch.clear() %}
+    {% endif %}
+  {% endfor %}
+  {% do dbt_backfill.record_audit_event(target_relation, 'applied', run_id, dbt_backfill._merged(audit_fields,
+      {'outcome': 'replaced ' ~ (replaced | length) ~ ' of ' ~ (partitions | length) ~ ' partitions'})) %}
+  {% do dbt_backfill._commit() %}
+  {% do dbt_backfill._emit_result('applied', {'run_id': run_id, 'replaced': replaced}) %}
+  {{ return({'replaced': replaced, 'skipped': skipped, 'target': dbt_backfill._relation_name(target_relation)}) }}
+{% endmacro %}
+
+{# Every approved stage, before anything is touched: it exists, reading it runs no one's code (_check_source), and its
+   fingerprint equals the packet's. Returns the stages' relations, in the partitions' order. #}
+{% macro _approved_stages(partitions, target_relation, scope) %}
   {% set stages = [] %}
   {% for partition in partitions %}
     {% set stage_relation = adapter.get_relation(database=partition.stage.get('database'), schema=partition.stage.schema,
@@ -52,26 +90,24 @@
     {% endif %}
     {% do stages.append(stage_relation) %}
   {% endfor %}
-  {# the partitions' history, read under the table's lock: a later approval's repair is never overwritten #}
-  {% set ledger = dbt_backfill._partition_ledger(target_relation, partitions | map(attribute='value') | list) %}
-  {% do dbt_backfill._refuse_superseded(ledger, run_id, model, approval, partitions) %}
-  {# and what later plans recorded of the windows: rows built through a window found too narrow are not published #}
-  {% do dbt_backfill._refuse_window_failure(target_relation, run_id, model, source, partitions, ledger) %}
-  {% set watermark_before = dbt_backfill.watermark_state(watermark, target_relation) if watermark else none %}
-  {% if control %}
-    {% set control_now = dbt_backfill._fingerprint_in_scope(target_relation, scope, control.value, true) %}
-    {% if not dbt_backfill._same_fingerprint(control_now, control.fingerprint) %}
-      {% do dbt_backfill._refuse('control_changed',
-          'control partition ' ~ control.value ~ ', outside the backfill, changed since the plan (sha256 ' ~ control.fingerprint.sha256[:12]
-          ~ '… planned, ' ~ control_now.sha256[:12] ~ '… now): something else is writing this table\'s history. Find out what before '
-          ~ 'replacing anything; plan again when it is quiet. The target is unchanged.',
-          {'control': control.value, 'expected': control.fingerprint, 'actual': control_now}) %}
-    {% endif %}
+  {{ return(stages) }}
+{% endmacro %}
+
+{# The control partition, before the first replacement: it must still equal its plan-time fingerprint. #}
+{% macro _refuse_changed_control(target_relation, scope, control) %}
+  {% set control_now = dbt_backfill._fingerprint_in_scope(target_relation, scope, control.value, true) %}
+  {% if not dbt_backfill._same_fingerprint(control_now, control.fingerprint) %}
+    {% do dbt_backfill._refuse('control_changed',
+        'control partition ' ~ control.value ~ ', outside the backfill, changed since the plan (sha256 ' ~ control.fingerprint.sha256[:12]
+        ~ '… planned, ' ~ control_now.sha256[:12] ~ '… now): something else is writing this table\'s history. Find out what before '
+        ~ 'replacing anything; plan again when it is quiet. The target is unchanged.',
+        {'control': control.value, 'expected': control.fingerprint, 'actual': control_now}) %}
   {% endif %}
-  {% set batch_size = [batch_size | int, 1] | max %}
-  {% set batch = [] %}
-  {# the approval is an event of its own, recorded once: by the first apply (a rerun or a resume adds no second row),
-     stamped with the approval's own time in `detail` #}
+{% endmacro %}
+
+{# The approval is an event of its own, recorded once: by the first apply (a rerun or a resume adds no second row),
+   stamped with the approval's own time in `detail`. #}
+{% macro _record_approval(target_relation, run_id, approval, audit_fields) %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
   {% set recorded = dbt_backfill._execute("select approved_by, detail from " ~ audit ~ " where event = 'approved' and run_id = "
       ~ dbt_backfill._sql_literal(run_id) ~ ' and ' ~ dbt_backfill._trusted_writer(audit, target_relation)).rows %}
@@ -88,92 +124,97 @@
          'outcome': ('despite its review: ' ~ approval.despite) if approval.get('despite') else none})) %}
   {% endif %}
   {% do dbt_backfill._commit() %}
+{% endmacro %}
 
-  {% set skipped = [] %}
-  {% for partition in partitions %}
-    {% set started = modules.datetime.datetime.now() %}
-    {% set stage_relation = stages[loop.index0] %}
-    {% do dbt_backfill.begin_transaction() %}
-    {% set current = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
-    {# equal to the approval: the fingerprint, and the commitment too (the fingerprint's sum can be made to collide) #}
-    {% set already = dbt_backfill._same_fingerprint(current, partition.fingerprint) and (partition.commitment is none
-        or dbt_backfill._commitment_in_scope(target_relation, scope, current.row_count, partition.value, true) == partition.commitment) %}
-    {% if already %}
-      {% do dbt_backfill.record_audit_event(target_relation, 'partition_skipped', run_id, dbt_backfill._merged(audit_fields,
-          {'partition_value': partition.value, 'fingerprint_after': current, 'outcome': 'already equal to the approval'})) %}
-      {% do dbt_backfill._commit() %}
-      {# who put these rows there, when it was not this run: another run that wrote the same rows #}
-      {% set writes = ledger.writes[partition.value] %}
-      {% set by_other = writes[-1] if writes and writes[-1].run_id != run_id and writes[-1].event == 'replaced'
-          and writes[-1].fingerprint and dbt_backfill._same_fingerprint(current, writes[-1].fingerprint) else none %}
-      {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current,
-          'note': ('the same rows as ' ~ dbt_backfill._describe_write(by_other)) if by_other else none}) %}
-      {% do skipped.append(partition.value) %}
-    {% else %}
-      {% if not dbt_backfill._same_fingerprint(current, partition.target_before) %}
-        {% do dbt_backfill._refuse('target_changed',
-            'partition ' ~ partition.value ~ ' changed since the plan (sha256 ' ~ partition.target_before.sha256[:12] ~ '… planned on, '
-            ~ current.sha256[:12] ~ '… now): the approved change summary no longer describes it. Partitions replaced before it: '
-            ~ (replaced | join(', ') or 'none') ~ '; this partition and the rest are unchanged. Plan again.',
-            {'partition': partition.value, 'expected': partition.target_before, 'actual': current, 'replaced': replaced}) %}
-      {% endif %}
-      {% do dbt_backfill._step('replacing partition ' ~ partition.value,
-          'the database rejected the replacement of partition ' ~ partition.value ~ ' (see its error below): '
-          ~ writes.failed_write ~ '. Partitions replaced before it: ' ~ (replaced | join(', ') or 'none')
-          ~ '; the rest are unchanged.') %}
-      {% set backup_relation = dbt_backfill._relation(partition.backup) %}
-      {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition.value) %}
-      {% do dbt_backfill.backup_partition(target_relation, backup_relation, predicate, dbt_backfill._write_unit(scope, partition.value)) %}
-      {% do dbt_backfill._fault_point('after_backup') %}
-      {% set after = dbt_backfill._replace_checked(target_relation, stage_relation, scope, partition.value, target_columns,
-          partition.fingerprint, 'target_mismatch', 'the approved fingerprint after replacement', 'replaced', replaced,
-          undo_from=backup_relation, keys_outside=partitions | map(attribute='value') | list,
-          commitment=partition.commitment) %}
-      {% if watermark_before and not (watermark_before.kind == 'column' and allow_watermark_move) %}
-        {% set watermark_now = dbt_backfill.watermark_state(watermark, target_relation) %}
-        {% if dbt_backfill._watermark_moved(target_relation, watermark_before, watermark_now) %}
-          {% set undone = dbt_backfill.undo_replacement(target_relation, backup_relation, scope, partition.value, target_columns) %}
-          {% do dbt_backfill._refuse('watermark_moved',
-              'replacing partition ' ~ partition.value ~ ' would ' ~ ('raise' if watermark_before.kind == 'column' else 'change')
-              ~ ' the live job\'s watermark (' ~ dbt_backfill._describe_watermark(watermark_before) ~ ': ' ~ watermark_before.value
-              ~ ' -> ' ~ watermark_now.value ~ '): ' ~ undone ~ '. Partitions replaced before it: '
-              ~ (replaced | join(', ') or 'none') ~ '; this partition and the rest are unchanged.',
-              {'partition': partition.value, 'before': watermark_before, 'after': watermark_now, 'replaced': replaced}) %}
-        {% endif %}
-      {% endif %}
-      {% do dbt_backfill._fault_point('before_commit') %}
-      {% do dbt_backfill.record_audit_event(target_relation, 'partition_replaced', run_id, dbt_backfill._merged(audit_fields, {
-          'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': after,
-          'duration_ms': ((modules.datetime.datetime.now() - started).total_seconds() * 1000) | int,
-          'outcome': 'replaced', 'detail': dbt_backfill._relation_name(backup_relation)})) %}
-      {% do dbt_backfill._commit() %}
-      {% do replaced.append(partition.value) %}
-      {% do dbt_backfill._emit_result('partition_replaced', {
-          'value': partition.value, 'fingerprint': after, 'backup': dbt_backfill._relation_ref(backup_relation)}) %}
-      {% do dbt_backfill._fault_point('after_commit') %}
-      {% if watermark_before and watermark_before.kind != 'column' %}
-        {% set watermark_now = dbt_backfill.watermark_state(watermark, target_relation) %}
-        {% if watermark_now.value != watermark_before.value %}
-          {% do dbt_backfill._refuse('watermark_moved_concurrently',
-              'the live job\'s watermark (' ~ dbt_backfill._describe_watermark(watermark_before) ~ ') changed after partition '
-              ~ partition.value ~ ' was committed: a scheduled run is writing concurrently. Partitions replaced: '
-              ~ replaced | join(', ') ~ '; the rest are unchanged. Check the target with `dbt-backfill verify` before going on.',
-              {'before': watermark_before, 'after': watermark_now, 'replaced': replaced}) %}
-        {% endif %}
-      {% endif %}
+{#
+  One approved partition, in one transaction: fingerprint the target's partition — equal to the approval (fingerprint
+  and commitment): already replaced by an earlier, interrupted apply, skip it (`skipped`); else replace it
+  (_replace_approved_partition, which appends it to `replaced`). `run`: {run_id, target, scope, columns,
+  audit_fields, writes, ledger, watermark, watermark_before, allow_watermark_move, approved_values}.
+#}
+{% macro _apply_partition(partition, stage_relation, run, replaced, skipped) %}
+  {% set started = modules.datetime.datetime.now() %}
+  {% do dbt_backfill.begin_transaction() %}
+  {% set current = dbt_backfill._fingerprint_in_scope(run.target, run.scope, partition.value, true) %}
+  {# equal to the approval: the fingerprint, and the commitment too (the fingerprint's sum can be made to collide) #}
+  {% set already = dbt_backfill._same_fingerprint(current, partition.fingerprint) and (partition.commitment is none
+      or dbt_backfill._commitment_in_scope(run.target, run.scope, current.row_count, partition.value, true) == partition.commitment) %}
+  {% if already %}
+    {% do dbt_backfill.record_audit_event(run.target, 'partition_skipped', run.run_id, dbt_backfill._merged(run.audit_fields,
+        {'partition_value': partition.value, 'fingerprint_after': current, 'outcome': 'already equal to the approval'})) %}
+    {% do dbt_backfill._commit() %}
+    {# who put these rows there, when it was not this run: another run that wrote the same rows #}
+    {% set writes = run.ledger.writes[partition.value] %}
+    {% set by_other = writes[-1] if writes and writes[-1].run_id != run.run_id and writes[-1].event == 'replaced'
+        and writes[-1].fingerprint and dbt_backfill._same_fingerprint(current, writes[-1].fingerprint) else none %}
+    {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current,
+        'note': ('the same rows as ' ~ dbt_backfill._describe_write(by_other)) if by_other else none}) %}
+    {% do skipped.append(partition.value) %}
+  {% else %}
+    {% do dbt_backfill._replace_approved_partition(partition, stage_relation, current, started, run, replaced) %}
+  {% endif %}
+{% endmacro %}
+
+{#
+  Replace one approved partition that still holds what the plan found (else `target_changed`): back it up, replace
+  it checked (_replace_checked: the stage read in this transaction, no key published twice, the partition read back
+  equal to the approval), check the live job's watermark, write the audit row and commit; after the commit, a
+  state table or query watermark must still read as before.
+#}
+{% macro _replace_approved_partition(partition, stage_relation, current, started, run, replaced) %}
+  {% set target_relation, scope, target_columns, audit_fields = run.target, run.scope, run.columns, run.audit_fields %}
+  {% set run_id, writes, watermark, watermark_before = run.run_id, run.writes, run.watermark, run.watermark_before %}
+  {% if not dbt_backfill._same_fingerprint(current, partition.target_before) %}
+    {% do dbt_backfill._refuse('target_changed',
+        'partition ' ~ partition.value ~ ' changed since the plan (sha256 ' ~ partition.target_before.sha256[:12] ~ '… planned on, '
+        ~ current.sha256[:12] ~ '… now): the approved change summary no longer describes it. Partitions replaced before it: '
+        ~ (replaced | join(', ') or 'none') ~ '; this partition and the rest are unchanged. Plan again.',
+        {'partition': partition.value, 'expected': partition.target_before, 'actual': current, 'replaced': replaced}) %}
+  {% endif %}
+  {% do dbt_backfill._step('replacing partition ' ~ partition.value,
+      'the database rejected the replacement of partition ' ~ partition.value ~ ' (see its error below): '
+      ~ writes.failed_write ~ '. Partitions replaced before it: ' ~ (replaced | join(', ') or 'none')
+      ~ '; the rest are unchanged.') %}
+  {% set backup_relation = dbt_backfill._relation(partition.backup) %}
+  {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition.value) %}
+  {% do dbt_backfill.backup_partition(target_relation, backup_relation, predicate, dbt_backfill._write_unit(scope, partition.value)) %}
+  {% do dbt_backfill._fault_point('after_backup') %}
+  {% set after = dbt_backfill._replace_checked(target_relation, stage_relation, scope, partition.value, target_columns,
+      partition.fingerprint, 'target_mismatch', 'the approved fingerprint after replacement', 'replaced', replaced,
+      undo_from=backup_relation, keys_outside=run.approved_values,
+      commitment=partition.commitment) %}
+  {% if watermark_before and not (watermark_before.kind == 'column' and run.allow_watermark_move) %}
+    {% set watermark_now = dbt_backfill.watermark_state(watermark, target_relation) %}
+    {% if dbt_backfill._watermark_moved(target_relation, watermark_before, watermark_now) %}
+      {% set undone = dbt_backfill.undo_replacement(target_relation, backup_relation, scope, partition.value, target_columns) %}
+      {% do dbt_backfill._refuse('watermark_moved',
+          'replacing partition ' ~ partition.value ~ ' would ' ~ ('raise' if watermark_before.kind == 'column' else 'change')
+          ~ ' the live job\'s watermark (' ~ dbt_backfill._describe_watermark(watermark_before) ~ ': ' ~ watermark_before.value
+          ~ ' -> ' ~ watermark_now.value ~ '): ' ~ undone ~ '. Partitions replaced before it: '
+          ~ (replaced | join(', ') or 'none') ~ '; this partition and the rest are unchanged.',
+          {'partition': partition.value, 'before': watermark_before, 'after': watermark_now, 'replaced': replaced}) %}
     {% endif %}
-    {% do batch.append(partition) %}
-    {% if (loop.index - 1) % batch_size == 0 or loop.last %}
-      {% do dbt_backfill._checkpoint(target_relation, scope, run_id, audit_fields, batch, control, replaced,
-                                     'canary' if loop.first else 'batch ending ' ~ partition.value) %}
-      {% do batch.clear() %}
-    {% endif %}
-  {% endfor %}
-  {% do dbt_backfill.record_audit_event(target_relation, 'applied', run_id, dbt_backfill._merged(audit_fields,
-      {'outcome': 'replaced ' ~ (replaced | length) ~ ' of ' ~ (partitions | length) ~ ' partitions'})) %}
+  {% endif %}
+  {% do dbt_backfill._fault_point('before_commit') %}
+  {% do dbt_backfill.record_audit_event(target_relation, 'partition_replaced', run_id, dbt_backfill._merged(audit_fields, {
+      'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': after,
+      'duration_ms': ((modules.datetime.datetime.now() - started).total_seconds() * 1000) | int,
+      'outcome': 'replaced', 'detail': dbt_backfill._relation_name(backup_relation)})) %}
   {% do dbt_backfill._commit() %}
-  {% do dbt_backfill._emit_result('applied', {'run_id': run_id, 'replaced': replaced}) %}
-  {{ return({'replaced': replaced, 'skipped': skipped, 'target': dbt_backfill._relation_name(target_relation)}) }}
+  {% do replaced.append(partition.value) %}
+  {% do dbt_backfill._emit_result('partition_replaced', {
+      'value': partition.value, 'fingerprint': after, 'backup': dbt_backfill._relation_ref(backup_relation)}) %}
+  {% do dbt_backfill._fault_point('after_commit') %}
+  {% if watermark_before and watermark_before.kind != 'column' %}
+    {% set watermark_now = dbt_backfill.watermark_state(watermark, target_relation) %}
+    {% if watermark_now.value != watermark_before.value %}
+      {% do dbt_backfill._refuse('watermark_moved_concurrently',
+          'the live job\'s watermark (' ~ dbt_backfill._describe_watermark(watermark_before) ~ ') changed after partition '
+          ~ partition.value ~ ' was committed: a scheduled run is writing concurrently. Partitions replaced: '
+          ~ replaced | join(', ') ~ '; the rest are unchanged. Check the target with `dbt-backfill verify` before going on.',
+          {'before': watermark_before, 'after': watermark_now, 'replaced': replaced}) %}
+    {% endif %}
+  {% endif %}
 {% endmacro %}
 
 {# After the canary and after each batch: every partition of it, read back as committed, equals the approval, and

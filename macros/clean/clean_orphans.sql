@@ -33,58 +33,7 @@
   {% set audits = [] %}
   {% for model in graph.nodes.values() | selectattr('resource_type', 'equalto', 'model')
         if model.config.materialized != 'ephemeral' %}
-    {% set target_relation = api.Relation.create(database=model.database, schema=model.schema,
-                                                 identifier=model.alias or model.name, type='table') %}
-    {% set spec = (model.config.meta or {}).get('backfill') or (model.meta or {}).get('backfill') or {} %}
-    {% set stage_schema = spec.get('stage_schema') or (model.schema ~ '_backfill') %}
-    {% set audit = dbt_backfill._audit_relation(target_relation) %}
-    {% set runs = dbt_backfill._runs_recorded(audit, target_relation, model.name, run_id) %}
-    {% if runs %}{% do audits.append(dbt_backfill._relation_name(audit)) %}{% endif %}
-    {% set layout = dbt_backfill._target_layout(target_relation) if runs and adapter.get_relation(database=target_relation.database,
-        schema=target_relation.schema, identifier=target_relation.identifier) is not none else {} %}
-    {% for run in runs if (stage_schema | lower) != (model.schema | lower) %}
-      {# a run's builds are kept when any of its rows says so (a row added later cannot make a live run's stages
-         droppable): the reason is the first one found #}
-      {% set keep_stages = [] %}
-      {% for building in run.building if run_id is none and not run.blocked %}
-        {# a packet written means its plan has finished building; a packet judged BLOCK is for review only: no apply
-           can use its stages #}
-        {% if building.at > cutoff and not run.planned %}
-          {% do keep_stages.append('a plan may still be building it (recorded ' ~ building.at ~ ', less than '
-              ~ older_than_hours ~ ' h ago)') %}
-        {% elif run.planned and not dbt_backfill._deadline_passed(building.expires_at) %}
-          {% do keep_stages.append('its packet can be applied until ' ~ building.expires_at) %}
-        {% endif %}
-      {% endfor %}
-      {% set why_stage = keep_stages | first if keep_stages else none %}
-      {% for building in run.building %}
-        {% set why_backup = none if not run.replaced or (run_id is not none and drop_backups) else
-            'an apply of the run began: a rollback may need it (a clean by the run\'s packet knows: `dbt-backfill clean PACKET`, or clean_backfill of the run; or drop it with --drop-backups / drop_backups: true)' %}
-        {% if building.stage_schema != stage_schema %}
-          {% do found.append({'run_id': run.run_id, 'model': model.name, 'relation': building.stage_schema ~ '.*',
-              'kind': 'stages', 'action': 'keep', 'reason': 'recorded in schema ' ~ building.stage_schema ~ ', which is not '
-              ~ model.name ~ '\'s stage schema (' ~ stage_schema ~ ') in this project: not dropped'}) %}
-        {% else %}
-          {% for index in range(building.partitions) %}
-            {% set named = dbt_backfill._stage_relations(target_relation, stage_schema, run.run_id, index) %}
-            {% for kind in ['a', 'b', 'backup', 'whole', 'a_w'] %}
-              {% set relation = adapter.get_relation(database=named[kind].database, schema=named[kind].schema,
-                                                     identifier=named[kind].identifier) %}
-              {% if relation is not none %}
-                {% set reason = (why_backup if kind == 'backup' else why_stage) %}
-                {% if not relation.is_table %}
-                  {% set reason = 'a ' ~ relation.type ~ ', not the table a plan creates: not dropped' %}
-                {% endif %}
-                {% do found.append({'run_id': run.run_id, 'model': model.name, 'relation': relation, 'target': target_relation,
-                    'kind': {'a': 'build a', 'b': 'build b', 'backup': 'backup', 'whole': 'whole build', 'a_w': 'written copy'}[kind],
-                    'unit': {'column': spec.get('partition_by'), 'value': none, 'root': layout.get('location')},
-                    'action': 'keep' if reason else 'drop', 'reason': reason}) %}
-              {% endif %}
-            {% endfor %}
-          {% endfor %}
-        {% endif %}
-      {% endfor %}
-    {% endfor %}
+    {% do dbt_backfill._orphans_of(model, run_id, cutoff, older_than_hours, drop_backups, found, audits) %}
   {% endfor %}
 
   {# a relation two models' trails both name (two models whose names share their first 24 characters and a stage
@@ -99,32 +48,7 @@
   {% endfor %}
   {% set dropping = found | selectattr('action', 'equalto', 'drop') | list %}
   {% if drop and dropping %}
-    {% set locked = [] %}
-    {% for item in dropping if dbt_backfill._relation_name(item.target) not in locked %}
-      {% do dbt_backfill.acquire_target_lock(item.target) %}
-      {% do locked.append(dbt_backfill._relation_name(item.target)) %}
-    {% endfor %}
-    {% set by_run = {} %}
-    {# the drops and their audit rows in one transaction (where the engine has them), as clean_run #}
-    {% do dbt_backfill.begin_transaction() %}
-    {% do dbt_backfill.refuse_unsafe_search_path() %}  {# checked again inside the transaction that drops #}
-    {% for item in dropping %}
-      {% set released = dbt_backfill._release_storage(item.relation, item.target, item.unit) %}
-      {% do item.update({'directories': released}) %}
-      {% do dbt_backfill._forget_columns(item.relation) %}
-      {% do dbt_backfill._execute('drop table ' ~ item.relation, fetch=false) %}
-      {% do item.update({'action': 'dropped'}) %}
-      {% set cleaned = by_run.setdefault(item.run_id, {'target': item.target, 'model': item.model, 'dropped': [], 'deleted': []}) %}
-      {% do cleaned.dropped.append(dbt_backfill._relation_name(item.relation)) %}
-      {% do cleaned.deleted.extend(released.deleted) %}
-    {% endfor %}
-    {% for cleaned_run, cleaned in by_run.items() %}
-      {% do dbt_backfill.record_audit_event(cleaned.target, 'cleaned', cleaned_run, {'model': cleaned.model,
-          'outcome': 'dropped ' ~ cleaned.dropped | length ~ ' relations (' ~ ('--run' if run_id else '--orphans') ~ ')'
-                     ~ ((', deleted ' ~ cleaned.deleted | length ~ ' directories') if cleaned.deleted else ''),
-          'detail': {'dropped': cleaned.dropped, 'deleted_directories': cleaned.deleted, 'by': cleaned_by}}) %}
-    {% endfor %}
-    {% do dbt_backfill._commit() %}
+    {% do dbt_backfill._drop_orphans(dropping, run_id, cleaned_by) %}
   {% endif %}
   {% set listed = [] %}
   {% for item in found %}
@@ -133,6 +57,93 @@
   {% endfor %}
   {% do dbt_backfill._emit_result('orphans', {'relations': listed, 'audits': audits | unique | list}) %}
   {{ return(listed) }}
+{% endmacro %}
+
+{# What clean_orphans finds of one model's runs (appended to `found`: {run_id, model, relation, kind, action, reason,
+   and for a relation: target, unit}), and its audit table's name when the trail records runs (`audits`). #}
+{% macro _orphans_of(model, run_id, cutoff, older_than_hours, drop_backups, found, audits) %}
+  {% set target_relation = api.Relation.create(database=model.database, schema=model.schema,
+                                               identifier=model.alias or model.name, type='table') %}
+  {% set spec = (model.config.meta or {}).get('backfill') or (model.meta or {}).get('backfill') or {} %}
+  {% set stage_schema = spec.get('stage_schema') or (model.schema ~ '_backfill') %}
+  {% set audit = dbt_backfill._audit_relation(target_relation) %}
+  {% set runs = dbt_backfill._runs_recorded(audit, target_relation, model.name, run_id) %}
+  {% if runs %}{% do audits.append(dbt_backfill._relation_name(audit)) %}{% endif %}
+  {% set layout = dbt_backfill._target_layout(target_relation) if runs and adapter.get_relation(database=target_relation.database,
+      schema=target_relation.schema, identifier=target_relation.identifier) is not none else {} %}
+  {% for run in runs if (stage_schema | lower) != (model.schema | lower) %}
+    {# a run's builds are kept when any of its rows says so (a row added later cannot make a live run's stages
+       droppable): the reason is the first one found #}
+    {% set keep_stages = [] %}
+    {% for building in run.building if run_id is none and not run.blocked %}
+      {# a packet written means its plan has finished building; a packet judged BLOCK is for review only: no apply
+         can use its stages #}
+      {% if building.at > cutoff and not run.planned %}
+        {% do keep_stages.append('a plan may still be building it (recorded ' ~ building.at ~ ', less than '
+            ~ older_than_hours ~ ' h ago)') %}
+      {% elif run.planned and not dbt_backfill._deadline_passed(building.expires_at) %}
+        {% do keep_stages.append('its packet can be applied until ' ~ building.expires_at) %}
+      {% endif %}
+    {% endfor %}
+    {% set why_stage = keep_stages | first if keep_stages else none %}
+    {% for building in run.building %}
+      {% set why_backup = none if not run.replaced or (run_id is not none and drop_backups) else
+          'an apply of the run began: a rollback may need it (a clean by the run\'s packet knows: `dbt-backfill clean PACKET`, or clean_backfill of the run; or drop it with --drop-backups / drop_backups: true)' %}
+      {% if building.stage_schema != stage_schema %}
+        {% do found.append({'run_id': run.run_id, 'model': model.name, 'relation': building.stage_schema ~ '.*',
+            'kind': 'stages', 'action': 'keep', 'reason': 'recorded in schema ' ~ building.stage_schema ~ ', which is not '
+            ~ model.name ~ '\'s stage schema (' ~ stage_schema ~ ') in this project: not dropped'}) %}
+      {% else %}
+        {% for index in range(building.partitions) %}
+          {% set named = dbt_backfill._stage_relations(target_relation, stage_schema, run.run_id, index) %}
+          {% for kind in ['a', 'b', 'backup', 'whole', 'a_w'] %}
+            {% set relation = adapter.get_relation(database=named[kind].database, schema=named[kind].schema,
+                                                   identifier=named[kind].identifier) %}
+            {% if relation is not none %}
+              {% set reason = (why_backup if kind == 'backup' else why_stage) %}
+              {% if not relation.is_table %}
+                {% set reason = 'a ' ~ relation.type ~ ', not the table a plan creates: not dropped' %}
+              {% endif %}
+              {% do found.append({'run_id': run.run_id, 'model': model.name, 'relation': relation, 'target': target_relation,
+                  'kind': {'a': 'build a', 'b': 'build b', 'backup': 'backup', 'whole': 'whole build', 'a_w': 'written copy'}[kind],
+                  'unit': {'column': spec.get('partition_by'), 'value': none, 'root': layout.get('location')},
+                  'action': 'keep' if reason else 'drop', 'reason': reason}) %}
+            {% endif %}
+          {% endfor %}
+        {% endfor %}
+      {% endif %}
+    {% endfor %}
+  {% endfor %}
+{% endmacro %}
+
+{# Drop what clean_orphans found droppable: under each target's backfill lock, the drops and their audit rows (one
+   `cleaned` row per run) in one transaction (where the engine has them), as clean_run. #}
+{% macro _drop_orphans(dropping, run_id, cleaned_by) %}
+  {% set locked = [] %}
+  {% for item in dropping if dbt_backfill._relation_name(item.target) not in locked %}
+    {% do dbt_backfill.acquire_target_lock(item.target) %}
+    {% do locked.append(dbt_backfill._relation_name(item.target)) %}
+  {% endfor %}
+  {% set by_run = {} %}
+  {% do dbt_backfill.begin_transaction() %}
+  {% do dbt_backfill.refuse_unsafe_search_path() %}  {# checked again inside the transaction that drops #}
+  {% for item in dropping %}
+    {% set released = dbt_backfill._release_storage(item.relation, item.target, item.unit) %}
+    {% do item.update({'directories': released}) %}
+    {% do dbt_backfill._forget_columns(item.relation) %}
+    {% do dbt_backfill._execute('drop table ' ~ item.relation, fetch=false) %}
+    {% do item.update({'action': 'dropped'}) %}
+    {% set cleaned = by_run.setdefault(item.run_id, {'target': item.target, 'model': item.model, 'dropped': [], 'deleted': []}) %}
+    {% do cleaned.dropped.append(dbt_backfill._relation_name(item.relation)) %}
+    {% do cleaned.deleted.extend(released.deleted) %}
+  {% endfor %}
+  {% for cleaned_run, cleaned in by_run.items() %}
+    {% do dbt_backfill.record_audit_event(cleaned.target, 'cleaned', cleaned_run, {'model': cleaned.model,
+        'outcome': 'dropped ' ~ cleaned.dropped | length ~ ' relations (' ~ ('--run' if run_id else '--orphans') ~ ')'
+                   ~ ((', deleted ' ~ cleaned.deleted | length ~ ' directories') if cleaned.deleted else ''),
+        'detail': {'dropped': cleaned.dropped, 'deleted_directories': cleaned.deleted, 'by': cleaned_by}}) %}
+  {% endfor %}
+  {% do dbt_backfill._commit() %}
 {% endmacro %}
 
 {# The runs of `model` the audit table records building stages for (one run with run_id): [{run_id, building:

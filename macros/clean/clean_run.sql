@@ -21,15 +21,57 @@
   {% do dbt_backfill.acquire_target_lock(target_relation) %}
   {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_columns) %}
   {% do scope.update({'layout': dbt_backfill._target_layout(target_relation)}) %}
-  {# each backup, read now, against its partition now: spare (the same rows: nothing to roll back), the rows from
-     before the apply (a rollback can restore them), or neither (changed since the apply: on Spark, a later static
-     overwrite of the partition deletes the directory its backup names) — the last two are kept, and said apart #}
-  {% set rollback_possible = [] %}
-  {% set kept_unsure = [] %}
-  {% set after_later, later_commands = [], [] %}
   {# the partitions' history: a run rolled back already needs no backup; one a later run wrote over can be rolled
      back only after that run is #}
   {% set ledger = dbt_backfill._partition_ledger(target_relation, partitions | map(attribute='value') | list) %}
+  {% do dbt_backfill._refuse_needed_backups(run_id, partitions, ledger, target_relation, scope, drop_backups) %}
+  {% if list_only %}
+    {{ return(dbt_backfill._run_relations_listed(partitions, target_relation, scope)) }}
+  {% endif %}
+  {# the drops and their audit row in one transaction (where the engine has them): a drop the database refuses
+     (a view someone built on a stage) leaves every relation, and the trail, as they were #}
+  {% do dbt_backfill._ensure_audit_table(target_relation) %}
+  {% do dbt_backfill._step('dropping the relations of run ' ~ run_id, 'the database refused to drop one of the relations '
+      ~ 'of run ' ~ run_id ~ ' (its error is below: a view built on a stage, say).') %}
+  {% do dbt_backfill.begin_transaction() %}
+  {% do dbt_backfill.refuse_unsafe_search_path() %}  {# checked again inside the transaction that drops #}
+  {% set dropped = [] %}
+  {% set deleted = [] %}
+  {% for partition in partitions %}
+    {% for ref in dbt_backfill._run_refs(partition) %}
+      {% set relation = adapter.get_relation(database=ref.get('database'), schema=ref.schema, identifier=ref.identifier) %}
+      {% if relation is not none %}
+        {% do deleted.extend(dbt_backfill._release_storage(relation, target_relation,
+            dbt_backfill._write_unit(scope, partition.value)).deleted) %}
+        {% do dbt_backfill._forget_columns(relation) %}
+        {% do dbt_backfill._execute('drop table ' ~ relation, fetch=false) %}
+        {% do dropped.append(dbt_backfill._relation_name(relation)) %}
+      {% endif %}
+    {% endfor %}
+  {% endfor %}
+  {# detail {dropped, by}: a rollback that finds a backup gone says when, and by whom, clean dropped it #}
+  {% do dbt_backfill.record_audit_event(target_relation, 'cleaned', run_id, {'model': model,
+      'outcome': 'dropped ' ~ dropped | length ~ ' relations' ~ (' (backups included: --drop-backups)' if drop_backups else '')
+                 ~ ((', deleted ' ~ deleted | length ~ ' directories') if deleted else ''),
+      'detail': {'dropped': dropped, 'deleted_directories': deleted, 'by': cleaned_by}}) %}
+  {% do dbt_backfill._commit() %}
+  {% do dbt_backfill._emit_result('cleaned', {'run_id': run_id, 'dropped': dropped, 'deleted_directories': deleted}) %}
+  {% set returned = dropped[:] %}
+  {% for directory in deleted %}{% do returned.append('directory ' ~ directory) %}{% endfor %}
+  {{ return(returned) }}
+{% endmacro %}
+
+{#
+  Each backup, read now, against its partition now: spare (the same rows: nothing to roll back), the rows from
+  before the apply (a rollback can restore them), or neither (changed since the apply: on Spark, a later static
+  overwrite of the partition deletes the directory its backup names) — the last two are kept, and said apart, and
+  the clean refused (`rollback_possible`) unless the caller drops the backups anyway (drop_backups: read all the
+  same).
+#}
+{% macro _refuse_needed_backups(run_id, partitions, ledger, target_relation, scope, drop_backups) %}
+  {% set rollback_possible = [] %}
+  {% set kept_unsure = [] %}
+  {% set after_later, later_commands = [], [] %}
   {% for partition in partitions %}
     {% set backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
                                          identifier=partition.backup.identifier) %}
@@ -73,54 +115,25 @@
         ~ 'is then gone). The target is unchanged.',
         {'partitions': rollback_possible, 'after_later_runs': after_later, 'kept': kept_unsure}) %}
   {% endif %}
-  {% if list_only %}
-    {% set listed = [] %}
-    {% for partition in partitions %}
-      {% for ref in dbt_backfill._run_refs(partition) %}
-        {% set relation = adapter.get_relation(database=ref.get('database'), schema=ref.schema, identifier=ref.identifier) %}
-        {% if relation is not none %}
-          {% do listed.append(dbt_backfill._relation_name(relation)) %}
-          {% for directory in dbt_backfill._release_storage(relation, target_relation,
-                dbt_backfill._write_unit(scope, partition.value), list_only=true).deleted %}
-            {% do listed.append('directory ' ~ directory) %}
-          {% endfor %}
-        {% endif %}
-      {% endfor %}
-    {% endfor %}
-    {% do dbt_backfill._commit() %}
-    {{ return(listed) }}
-  {% endif %}
-  {# the drops and their audit row in one transaction (where the engine has them): a drop the database refuses
-     (a view someone built on a stage) leaves every relation, and the trail, as they were #}
-  {% do dbt_backfill._ensure_audit_table(target_relation) %}
-  {% do dbt_backfill._step('dropping the relations of run ' ~ run_id, 'the database refused to drop one of the relations '
-      ~ 'of run ' ~ run_id ~ ' (its error is below: a view built on a stage, say).') %}
-  {% do dbt_backfill.begin_transaction() %}
-  {% do dbt_backfill.refuse_unsafe_search_path() %}  {# checked again inside the transaction that drops #}
-  {% set dropped = [] %}
-  {% set deleted = [] %}
+{% endmacro %}
+
+{# With list_only: the run's relations that exist, and the directories a drop would delete (Spark), none dropped. #}
+{% macro _run_relations_listed(partitions, target_relation, scope) %}
+  {% set listed = [] %}
   {% for partition in partitions %}
     {% for ref in dbt_backfill._run_refs(partition) %}
       {% set relation = adapter.get_relation(database=ref.get('database'), schema=ref.schema, identifier=ref.identifier) %}
       {% if relation is not none %}
-        {% do deleted.extend(dbt_backfill._release_storage(relation, target_relation,
-            dbt_backfill._write_unit(scope, partition.value)).deleted) %}
-        {% do dbt_backfill._forget_columns(relation) %}
-        {% do dbt_backfill._execute('drop table ' ~ relation, fetch=false) %}
-        {% do dropped.append(dbt_backfill._relation_name(relation)) %}
+        {% do listed.append(dbt_backfill._relation_name(relation)) %}
+        {% for directory in dbt_backfill._release_storage(relation, target_relation,
+              dbt_backfill._write_unit(scope, partition.value), list_only=true).deleted %}
+          {% do listed.append('directory ' ~ directory) %}
+        {% endfor %}
       {% endif %}
     {% endfor %}
   {% endfor %}
-  {# detail {dropped, by}: a rollback that finds a backup gone says when, and by whom, clean dropped it #}
-  {% do dbt_backfill.record_audit_event(target_relation, 'cleaned', run_id, {'model': model,
-      'outcome': 'dropped ' ~ dropped | length ~ ' relations' ~ (' (backups included: --drop-backups)' if drop_backups else '')
-                 ~ ((', deleted ' ~ deleted | length ~ ' directories') if deleted else ''),
-      'detail': {'dropped': dropped, 'deleted_directories': deleted, 'by': cleaned_by}}) %}
   {% do dbt_backfill._commit() %}
-  {% do dbt_backfill._emit_result('cleaned', {'run_id': run_id, 'dropped': dropped, 'deleted_directories': deleted}) %}
-  {% set returned = dropped[:] %}
-  {% for directory in deleted %}{% do returned.append('directory ' ~ directory) %}{% endfor %}
-  {{ return(returned) }}
+  {{ return(listed) }}
 {% endmacro %}
 
 {# The relations a run made for one partition of its packet: builds a and b, the written copy (`<build a>_w`: Spark

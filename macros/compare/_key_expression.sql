@@ -8,15 +8,3 @@
   {% endfor %}
   {{ return(fields | join(" || '|' || ")) }}
 {% endmacro %}
-
-{# The target's rows outside the backfill: "(<partition column> is null or <partition column> not in (<named
-   values>))", the column qualified by `alias` when given. A row whose partition value is NULL is outside every
-   named partition, and its key counts like any other: `not in` alone would skip it (NULL not in (...) is NULL). #}
-{% macro _outside_partitions(scope, values, alias=none) %}
-  {% set literals = [] %}
-  {% for value in values %}
-    {% do literals.append('cast(' ~ dbt_backfill._sql_literal(value) ~ ' as ' ~ scope.partition_column.data_type ~ ')') %}
-  {% endfor %}
-  {% set column = ((alias ~ '.') if alias else '') ~ adapter.quote(scope.partition_column.name) %}
-  {{ return('(' ~ column ~ ' is null or ' ~ column ~ ' not in (' ~ literals | join(', ') ~ '))') }}
-{% endmacro %}

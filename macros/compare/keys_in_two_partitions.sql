@@ -5,8 +5,8 @@
   joined by '|'. The key columns are compared as they are, as apply's _keys_also_outside compares them, so an
   index on the business key serves and no expression is computed over the target's history (the canonical text
   of every key outside the scope was 5.2 s of a 100-day plan's 22 s of SQL: docs/DECISIONS.md). They can be: a
-  stage holds its rows typed as the target's columns (macros/stage/_target_types.sql). A NULL key matches nothing
-  here; the review refuses a stage whose business key is null.
+  stage holds its rows typed as the target's columns (macros/stage/_stage_types_against_target.sql). A NULL key
+  matches nothing here; the review refuses a stage whose business key is null.
   Usually empty, so written so that no plan can make it a nested loop over the stages and the target: each side's
   matches are grouped by key before the sample is ordered and cut (an `order by … limit` straight over the join let
   PostgreSQL, without statistics on a fresh stage and an unindexed target, bet on a nested loop that the limit would
@@ -75,52 +75,6 @@
   {% for row in dbt_backfill._execute(query).rows %}
     {% do found.append({'key': row['bf_key'], 'partition': row['bf_partition'],
         'also_in': row['bf_also_in'] if row['bf_also_in'] is not none else 'a NULL partition'}) %}
-  {% endfor %}
-  {{ return(found) }}
-{% endmacro %}
-
-{#
-  At apply, inside a partition's transaction: keys of the rows about to be written (`rows_relation`, the copy of the
-  stage) that the target now also holds outside every approved partition (`values`), NULL partitions included —
-  the plan's check again, on the target as it is when it is written (the live job may have written a key since the
-  plan). Returns up to `sample_size` {key, also_in}. Columns compared as they are, so an index on the key serves.
-#}
-{% macro _keys_also_outside(rows_relation, target_relation, scope, values, keys, sample_size=5) %}
-  {% set same_key = [] %}
-  {% set key_texts = [] %}
-  {% for column in scope.key_columns %}
-    {% do same_key.append('bf_outside.' ~ adapter.quote(column.name) ~ ' = bf_rows.' ~ adapter.quote(column.name)) %}
-    {% do key_texts.append('cast(bf_rows.' ~ adapter.quote(column.name) ~ ' as ' ~ dbt.type_string() ~ ') as bf_key_' ~ loop.index) %}
-  {% endfor %}
-  {% set also_in = 'min(cast(bf_outside.' ~ adapter.quote(scope.partition_column.name) ~ ' as ' ~ dbt.type_string() ~ '))' %}
-  {% set outside = dbt_backfill._outside_partitions(scope, values, 'bf_outside') %}
-  {% set group_by %}{% for column in scope.key_columns %}{{ loop.index }}{% if not loop.last %}, {% endif %}{% endfor %}{% endset %}
-  {# probed through the target's key index where that is bounded and cheaper, else one hash join (_probe_or_join) #}
-  {% set probed %}
-    select distinct {{ key_texts | join(', ') }}, bf_outside.bf_also_in
-    from {{ rows_relation }} as bf_rows cross join lateral (
-      select count(*) as bf_found, {{ also_in }} as bf_also_in
-      from {{ target_relation }} as bf_outside where {{ same_key | join(' and ') }} and {{ outside }}
-    ) bf_outside
-    where bf_outside.bf_found > 0
-    order by 1
-    limit {{ sample_size | int }}
-  {% endset %}
-  {% set joined %}
-    select {{ key_texts | join(', ') }}, {{ also_in }} as bf_also_in
-    from {{ rows_relation }} as bf_rows
-    join {{ target_relation }} as bf_outside on {{ same_key | join(' and ') }}
-    where {{ outside }}
-    group by {{ group_by }}
-    order by 1
-    limit {{ sample_size | int }}
-  {% endset %}
-  {% set query = dbt_backfill._probe_or_join(probed, joined, target_relation, keys, scope.key_columns) %}
-  {% set found = [] %}
-  {% for row in dbt_backfill._execute(query).rows %}
-    {% set key = [] %}
-    {% for column in scope.key_columns %}{% do key.append(row['bf_key_' ~ loop.index] | string) %}{% endfor %}
-    {% do found.append({'key': key | join('|'), 'also_in': row['bf_also_in'] if row['bf_also_in'] is not none else 'a NULL partition'}) %}
   {% endfor %}
   {{ return(found) }}
 {% endmacro %}

@@ -6,9 +6,15 @@
     apply   reads the stage and the target's partition, writes the backup and the new rows.
   Returns {partitions: [{value, build_read_rows, build_read_bytes, build_write_rows, build_write_bytes,
   apply_write_rows}], total: {...}, thresholds: {rows, bytes}, over: [what exceeds its threshold]}.
-  A byte figure is none where the engine gives no row width (DuckDB).
+  A byte figure is none where the engine gives no row width (DuckDB). The thresholds are meta.backfill.cost_warning's
+  (rows: 100,000,000 and bytes: 10 GiB unless declared).
 #}
-{% macro _backfill_cost(model_sql, sources, scope, partition_plans, warn_rows, warn_bytes) %}
+{% macro _backfill_cost(model_sql, sources, scope, partition_plans, cost_warning) %}
+  {% do dbt_backfill._step('estimating the cost with the database planner',
+      'estimating the cost with the database planner (EXPLAIN of the model and its sources) failed (see the error '
+      ~ 'below). Nothing was built and the target is unchanged.') %}
+  {% set warn_rows = (cost_warning.get('rows') or 100000000) | int %}
+  {% set warn_bytes = (cost_warning.get('bytes') or 10737418240) | int %}
   {% set source_estimates = [] %}
   {% for source in sources %}
     {% do source_estimates.append(dbt_backfill.estimate_query('select * from ' ~ dbt_backfill._relation(source))) %}

@@ -36,8 +36,48 @@
   {% endif %}
 
   {# each changed value as a number (a date's day ordinal), widened; overlapping or touching windows merged #}
+  {% set merged = dbt_backfill._merged_reach(values, family, before, after) if ordered else [] %}
+  {% set windows = [] %}
+  {% for stretch in merged %}
+    {% do windows.append(column ~ ' between ' ~ dbt_backfill._partition_literal(stretch[0], family, partition_column.data_type)
+        ~ ' and ' ~ dbt_backfill._partition_literal(stretch[1], family, partition_column.data_type)) %}
+  {% endfor %}
+  {% set changed_literals = [] %}
+  {% for value in values %}
+    {% do changed_literals.append('cast(' ~ dbt_backfill._sql_literal(value) ~ ' as ' ~ partition_column.data_type ~ ')') %}
+  {% endfor %}
+  {% set in_reach_sql = '(' ~ ((windows + [column ~ ' in (' ~ changed_literals | join(', ') ~ ')']) | join(' or ')) ~ ')' %}
+
+  {% set query = dbt_backfill._reach_query(model, target_relation, partition_column, in_reach_sql, model_sql, exclude_columns) %}
+  {# run in the session as `dbt run` has it (the model's SQL may depend on its time zone); the partition values come
+     back as the driver's typed values, so no session setting changes their text #}
+  {% set found = dbt_backfill._execute(query) %}
+  {% do dbt_backfill._commit() %}
+
+  {% set reach = {} %}
+  {% for value in values %}{% do reach.update({value: dbt_backfill._ordering_key(value, family)}) %}{% endfor %}
+  {% set beyond = {} %}
+  {% for row in found.rows %}
+    {% set value = none if row['partition_value'] is none else dbt_backfill._partition_text(row['partition_value'], family) %}
+    {% if row['kind'] == 'held' %}
+      {% do reach.update({value: dbt_backfill._ordering_key(value, family)}) %}
+    {% elif value is not none and value not in reach and ordered and dbt_backfill._within(value, family, merged) %}
+      {# a partition the table does not hold yet, inside a window: the repair creates it #}
+      {% do reach.update({value: dbt_backfill._ordering_key(value, family)}) %}
+    {% else %}
+      {% do beyond.update({value if value is not none else 'NULL': dbt_backfill._ordering_key(value, family)}) %}
+    {% endif %}
+  {% endfor %}
+  {% for value in reach.keys() | list %}{% do beyond.pop(value, none) %}{% endfor %}
+  {% do dbt_backfill._emit_result('reach', {'partitions': dbt_backfill._by_ordinal(reach),
+                                            'beyond': dbt_backfill._by_ordinal(beyond), 'ordered': ordered}) %}
+{% endmacro %}
+
+{# The changed values' ordinals, each widened by `before` and `after`, as merged [low, high] windows in order
+   (overlapping or touching ones merged). #}
+{% macro _merged_reach(values, family, before, after) %}
   {% set stretches = [] %}
-  {% for value in values if ordered %}
+  {% for value in values %}
     {% set ordinal = dbt_backfill._partition_ordinal(value, family) %}
     {% do stretches.append([ordinal - before | int, ordinal + after | int]) %}
   {% endfor %}
@@ -50,17 +90,13 @@
       {% do merged.append(stretch) %}
     {% endif %}
   {% endfor %}
-  {% set windows = [] %}
-  {% for stretch in merged %}
-    {% do windows.append(column ~ ' between ' ~ dbt_backfill._partition_literal(stretch[0], family, partition_column.data_type)
-        ~ ' and ' ~ dbt_backfill._partition_literal(stretch[1], family, partition_column.data_type)) %}
-  {% endfor %}
-  {% set changed_literals = [] %}
-  {% for value in values %}
-    {% do changed_literals.append('cast(' ~ dbt_backfill._sql_literal(value) ~ ' as ' ~ partition_column.data_type ~ ')') %}
-  {% endfor %}
-  {% set in_reach_sql = '(' ~ ((windows + [column ~ ' in (' ~ changed_literals | join(', ') ~ ')']) | join(' or ')) ~ ')' %}
+  {{ return(merged) }}
+{% endmacro %}
 
+{# The statement that finds the partitions in reach: without model_sql, the ones the table holds ('held'); with it,
+   those and every partition whose rows in the table differ from a full build of the model ('differing'). #}
+{% macro _reach_query(model, target_relation, partition_column, in_reach_sql, model_sql, exclude_columns) %}
+  {% set column = adapter.quote(partition_column.name) %}
   {% if model_sql is none %}
     {% set query %}
       select {{ column }} as partition_value, 'held' as kind from {{ target_relation }} where {{ in_reach_sql }}
@@ -86,51 +122,7 @@
         'comparing ' ~ model ~ ' with a full build of it (its SQL compiled with --full-refresh) failed (see the error '
         ~ 'below); it only reads, and nothing of ' ~ model ~ ' was changed.') %}
   {% endif %}
-  {# run in the session as `dbt run` has it (the model's SQL may depend on its time zone); the partition values come
-     back as the driver's typed values, so no session setting changes their text #}
-  {% set found = dbt_backfill._execute(query) %}
-  {% do dbt_backfill._commit() %}
-
-  {% set reach = {} %}
-  {% for value in values %}{% do reach.update({value: dbt_backfill._ordering_key(value, family)}) %}{% endfor %}
-  {% set beyond = {} %}
-  {% for row in found.rows %}
-    {% set value = none if row['partition_value'] is none else dbt_backfill._partition_text(row['partition_value'], family) %}
-    {% if row['kind'] == 'held' %}
-      {% do reach.update({value: dbt_backfill._ordering_key(value, family)}) %}
-    {% elif value is not none and value not in reach and ordered and dbt_backfill._within(value, family, merged) %}
-      {# a partition the table does not hold yet, inside a window: the repair creates it #}
-      {% do reach.update({value: dbt_backfill._ordering_key(value, family)}) %}
-    {% else %}
-      {% do beyond.update({value if value is not none else 'NULL': dbt_backfill._ordering_key(value, family)}) %}
-    {% endif %}
-  {% endfor %}
-  {% for value in reach.keys() | list %}{% do beyond.pop(value, none) %}{% endfor %}
-  {% do dbt_backfill._emit_result('reach', {'partitions': dbt_backfill._by_ordinal(reach),
-                                            'beyond': dbt_backfill._by_ordinal(beyond), 'ordered': ordered}) %}
-{% endmacro %}
-
-{# A date's day number, an integer's value: what a window of partitions counts in. #}
-{% macro _partition_ordinal(value, family) %}
-  {% if family == 'date' %}
-    {{ return(modules.datetime.date.fromisoformat(value | string).toordinal()) }}
-  {% endif %}
-  {{ return(value | int) }}
-{% endmacro %}
-
-{# How values sort for display: by ordinal where the column is ordered, else as text (NULL first). #}
-{% macro _ordering_key(value, family) %}
-  {% if value is none or value == 'NULL' %}{{ return([0, 0, '']) }}{% endif %}
-  {% if family in ('date', 'integer') %}{{ return([1, dbt_backfill._partition_ordinal(value, family), '']) }}{% endif %}
-  {{ return([1, 0, value | string]) }}
-{% endmacro %}
-
-{# A partition value the driver returned, as the packet spells it: a date as YYYY-MM-DD, an integer without a
-   fraction, a text as it is. #}
-{% macro _partition_text(value, family) %}
-  {% if family == 'date' %}{{ return(value.isoformat() if value is not string else value[:10]) }}{% endif %}
-  {% if family == 'integer' %}{{ return(value | int | string) }}{% endif %}
-  {{ return(value | string) }}
+  {{ return(query) }}
 {% endmacro %}
 
 {# Whether a partition value lies inside one of the merged windows [low, high] of ordinals. #}
@@ -144,11 +136,4 @@
 {% macro _partition_literal(ordinal, family, data_type) %}
   {% set value = modules.datetime.date.fromordinal(ordinal).isoformat() if family == 'date' else ordinal | string %}
   {{ return('cast(' ~ dbt_backfill._sql_literal(value) ~ ' as ' ~ data_type ~ ')') }}
-{% endmacro %}
-
-{# The keys of {value: ordering key}, in that order. #}
-{% macro _by_ordinal(keys) %}
-  {% set pairs = [] %}
-  {% for value, key in keys.items() %}{% do pairs.append([key, value]) %}{% endfor %}
-  {{ return(pairs | sort | map(attribute=1) | list) }}
 {% endmacro %}

@@ -39,15 +39,6 @@
   {% do dbt_backfill._pin_settings({'spark.sql.session.timeZone': 'UTC'}) %}
 {% endmacro %}
 
-{# Give the session back the values it had before the first pin (the model's own session), until the next pin. #}
-{% macro _unpin_session() %}
-  {% set remembered = graph.get('dbt_backfill_session', {}).pop(invocation_id, {}) %}
-  {% for name, value in remembered.items() %}
-    {% do dbt_backfill._set_setting(name, value) %}
-  {% endfor %}
-  {% do dbt_backfill._commit() %}
-{% endmacro %}
-
 {% macro _pin_settings(settings) %}
   {% set remembered = graph.setdefault('dbt_backfill_session', {}).setdefault(invocation_id, {}) %}
   {% for name, value in settings.items() %}
@@ -57,38 +48,4 @@
     {% do dbt_backfill._set_setting(name, value) %}
   {% endfor %}
   {% do dbt_backfill._commit() %}
-{% endmacro %}
-
-{% macro _current_setting(name) %}
-  {{ return(adapter.dispatch('_current_setting', 'dbt_backfill')(name)) }}
-{% endmacro %}
-
-{% macro default___current_setting(name) %}
-  {{ return(dbt_backfill._execute('select current_setting(' ~ dbt_backfill._sql_literal(name) ~ ')').rows[0][0]) }}
-{% endmacro %}
-
-{% macro postgres___current_setting(name) %}
-  {{ return(dbt_backfill._execute('select pg_catalog.current_setting(' ~ dbt_backfill._sql_literal(name) ~ ')').rows[0][0]) }}
-{% endmacro %}
-
-{% macro spark___current_setting(name) %}
-  {{ return(dbt_backfill._execute('set ' ~ name).rows[0][1]) }}
-{% endmacro %}
-
-{% macro _set_setting(name, value) %}
-  {{ return(adapter.dispatch('_set_setting', 'dbt_backfill')(name, value)) }}
-{% endmacro %}
-
-{# set_config takes its value as a literal, so a remembered value is quoted like any other. #}
-{% macro postgres___set_setting(name, value) %}
-  {% do dbt_backfill._execute('select pg_catalog.set_config(' ~ dbt_backfill._sql_literal(name) ~ ', ' ~ dbt_backfill._sql_literal(value) ~ ', false)', fetch=false) %}
-{% endmacro %}
-
-{% macro default___set_setting(name, value) %}
-  {% do dbt_backfill._execute('set ' ~ name ~ ' = ' ~ dbt_backfill._sql_literal(value), fetch=false) %}
-{% endmacro %}
-
-{# Spark's SET takes the rest of the statement as the value, unquoted. #}
-{% macro spark___set_setting(name, value) %}
-  {% do dbt_backfill._execute('set ' ~ name ~ ' = ' ~ value, fetch=false) %}
 {% endmacro %}

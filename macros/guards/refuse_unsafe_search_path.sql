@@ -99,14 +99,6 @@
 {# Set the session's search_path to what it resolves to now, pg_catalog first: current_schemas(false) names only
    schemas that exist and that the session may use (no "$user" before that schema exists). One statement, so there
    is no moment between reading the path and setting it. Kept for the rest of the session (set_config(..., false)). #}
-{# The session's search_path as the schemas it resolves to now, in its order (pg_catalog where the setting names
-   it, else implicitly first as PostgreSQL searches it): what the model's SQL is given back (_unpin_session). #}
-{% macro _resolved_search_path() %}
-  {{ return(dbt_backfill._execute("select coalesce((select pg_catalog.string_agg(pg_catalog.quote_ident(p.nspname), ', ' "
-      ~ "order by p.position) from pg_catalog.unnest(pg_catalog.current_schemas(false)) with ordinality as p(nspname, "
-      ~ "position)), '') as path").rows[0][0]) }}
-{% endmacro %}
-
 {% macro _fix_search_path() %}
   {% do dbt_backfill._execute("select pg_catalog.set_config('search_path', pg_catalog.concat_ws(', ', 'pg_catalog', "
       ~ "(select pg_catalog.string_agg(pg_catalog.quote_ident(p.nspname), ', ' order by p.position) "

@@ -43,6 +43,31 @@
   {# the owners of the targets whose trail it holds (one, or every model writing a shared table) #}
   {% set target_owners = "(select pg_catalog.array_agg(c.relowner) from pg_catalog.pg_class c where c.oid OPERATOR(pg_catalog.=) "
       ~ "ANY (ARRAY[" ~ names | join(', ') ~ "]::pg_catalog.regclass[]))" if names else 'null::pg_catalog.oid[]' %}
+  {% set query = dbt_backfill._audit_table_problems_query(audit, target_owners) %}
+  {% set rows = dbt_backfill._execute(query).rows %}
+  {% if rows | map(attribute='position') | list == [4] and rows[0]['owner'] and not rows[0]['has_column'] and not writing %}
+    {% do dbt_backfill._attribute_audit_rows(audit) %}
+    {% do dbt_backfill._commit() %}
+    {% set rows = dbt_backfill._execute(query).rows %}
+  {% endif %}
+  {% set problems = rows | map(attribute='why') | list %}
+  {% if problems %}
+    {% do dbt_backfill._refuse('untrusted_audit_table',
+        'the audit table ' ~ dbt_backfill._relation_name(audit) ~ ' can be rewritten by roles the checks defend against: '
+        ~ problems | join('; ') ~ '. Its rows decide whether a packet was planned, when an approval expires and what a '
+        ~ 'rollback may do. Nothing was done. Have the target\'s owner (or a superuser) own it, and grant only SELECT and '
+        ~ 'INSERT to the planner and the applier (docs/security.md, the roles and grants)' ~ ('; any dbt-backfill command its owner runs on this '
+        ~ 'model (status included) brings an earlier table up to date' if problems | length == 1 and '(it was made before' in problems[0]
+        else '') ~ '.', {'audit_table': dbt_backfill._relation_name(audit),
+        'problems': problems}) %}
+  {% endif %}
+  {% if not writing %}{% do checked.update({key: true}) %}{% endif %}
+{% endmacro %}
+
+{# The catalog query behind refuse_untrusted_audit_table (PostgreSQL): one row per problem (position, why), each with
+   whether the acting role can act as the table's owner (owner) and whether the table has its recorded_by column
+   (has_column). `target_owners`: an array expression of the owners of the targets whose trail it holds. #}
+{% macro _audit_table_problems_query(audit, target_owners) %}
   {% set query %}
     with audit as (
       select c.oid, c.relowner, c.relkind, n.nspowner, {{ dbt_backfill._audit_attribution_in_place() }} as attributed,
@@ -117,22 +142,5 @@
            (select a.has_column from audit a) as has_column
     from problems order by position, why
   {% endset %}
-  {% set rows = dbt_backfill._execute(query).rows %}
-  {% if rows | map(attribute='position') | list == [4] and rows[0]['owner'] and not rows[0]['has_column'] and not writing %}
-    {% do dbt_backfill._attribute_audit_rows(audit) %}
-    {% do dbt_backfill._commit() %}
-    {% set rows = dbt_backfill._execute(query).rows %}
-  {% endif %}
-  {% set problems = rows | map(attribute='why') | list %}
-  {% if problems %}
-    {% do dbt_backfill._refuse('untrusted_audit_table',
-        'the audit table ' ~ dbt_backfill._relation_name(audit) ~ ' can be rewritten by roles the checks defend against: '
-        ~ problems | join('; ') ~ '. Its rows decide whether a packet was planned, when an approval expires and what a '
-        ~ 'rollback may do. Nothing was done. Have the target\'s owner (or a superuser) own it, and grant only SELECT and '
-        ~ 'INSERT to the planner and the applier (docs/security.md, the roles and grants)' ~ ('; any dbt-backfill command its owner runs on this '
-        ~ 'model (status included) brings an earlier table up to date' if problems | length == 1 and '(it was made before' in problems[0]
-        else '') ~ '.', {'audit_table': dbt_backfill._relation_name(audit),
-        'problems': problems}) %}
-  {% endif %}
-  {% if not writing %}{% do checked.update({key: true}) %}{% endif %}
+  {{ return(query) }}
 {% endmacro %}

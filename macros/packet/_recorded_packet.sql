@@ -1,8 +1,3 @@
-{# Lower-case hex SHA-256 of a text, computed by the database (Jinja has no SHA-256). #}
-{% macro _sha256_of_text(text) %}
-  {{ return(dbt_backfill._execute('select ' ~ dbt_backfill.sha256_hex(dbt_backfill._sql_literal(text)) ~ ' as digest').rows[0]['digest']) }}
-{% endmacro %}
-
 {#
   The packet plan_backfill recorded for `run_id`: {packet, sha256}, the SHA-256 recomputed by the database over
   the recorded text (so an edit of the row shows). Looked up in the audit table of every model with

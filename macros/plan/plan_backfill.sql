@@ -53,14 +53,7 @@
   {% if allow_empty %}{% do allowances.update({'empty_partitions': allow_empty}) %}{% endif %}
   {% if allow_watermark_move %}{% do allowances.update({'watermark_move': allow_watermark_move}) %}{% endif %}
   {% if allow_table %}{% do allowances.update({'table_model': allow_table}) %}{% endif %}
-  {% set apply_command = "`dbt run-operation dbt_backfill.apply_backfill --args '{run_id: " ~ run_id
-      ~ ", approved_sha256: <the packet sha256>, approved_by: <the approver>}'`" %}
-  {% set commands = {
-      'approve': 'the approver\'s reply naming the packet sha256 printed with this plan (their approval is recorded by apply_backfill\'s approved_by)',
-      'apply': apply_command,
-      'verify': "`dbt run-operation dbt_backfill.verify_backfill --args '{run_id: " ~ run_id ~ "}'`",
-      'rollback': "`dbt run-operation dbt_backfill.rollback_backfill --args '{run_id: " ~ run_id ~ "}'`",
-      'history': "`dbt run-operation dbt_backfill.backfill_history --args '{model: " ~ model ~ "}'`"} %}
+  {% set commands = dbt_backfill._pure_dbt_commands(run_id, model) %}
 
   {% set plan = dbt_backfill._plan(run_id, node.name, target_ref, model_sql, spec.partition_by, names.business_key,
       partitions, none, names.order_by, names.additive, names.exclude_columns, spec.get('stage_schema'), watermark,
@@ -68,42 +61,70 @@
       approval_ttl=spec.get('approval_ttl'), input_window=spec.get('input_window'), from_ranges=from_ranges,
       window_proof_max_age=spec.get('window_proof_max_age'), prove_window=prove_window) %}
   {% set markdown = plan.pop('markdown') %}
-  {# a partition with no rows in the target and none in the build: nothing to repair there, and most often a value
-     in the wrong format. Refused as the CLI refuses it (workflow/plan.py _check_builds), its stages dropped. #}
+  {% do dbt_backfill._refuse_vacant_plan(plan, target_ref, run_id, node.name) %}
+  {% if plan.nothing_to_change %}
+    {% do dbt_backfill._drop_unchanged_plan(plan, target_ref, run_id, node.name) %}
+    {{ return('') }}
+  {% endif %}
+  {% do dbt_backfill._record_plan_packet(plan, markdown, target_ref, run_id, node.name, watermark) %}
+{% endmacro %}
+
+{# The next steps, as the written plan names them on the pure-dbt path: dbt run-operation commands. #}
+{% macro _pure_dbt_commands(run_id, model) %}
+  {% set apply_command = "`dbt run-operation dbt_backfill.apply_backfill --args '{run_id: " ~ run_id
+      ~ ", approved_sha256: <the packet sha256>, approved_by: <the approver>}'`" %}
+  {{ return({
+      'approve': 'the approver\'s reply naming the packet sha256 printed with this plan (their approval is recorded by apply_backfill\'s approved_by)',
+      'apply': apply_command,
+      'verify': "`dbt run-operation dbt_backfill.verify_backfill --args '{run_id: " ~ run_id ~ "}'`",
+      'rollback': "`dbt run-operation dbt_backfill.rollback_backfill --args '{run_id: " ~ run_id ~ "}'`",
+      'history': "`dbt run-operation dbt_backfill.backfill_history --args '{model: " ~ model ~ "}'`"}) }}
+{% endmacro %}
+
+{# A partition with no rows in the target and none in the build: nothing to repair there, and most often a value in
+   the wrong format. Refused as the CLI refuses it (workflow/plan.py _check_builds), its stages dropped. #}
+{% macro _refuse_vacant_plan(plan, target_ref, run_id, model) %}
   {% set vacant = [] %}
   {% for p in plan.partitions if p.builds.a.row_count == 0 and p.target_before.row_count == 0 %}
     {% do vacant.append(p.value) %}
   {% endfor %}
   {% if vacant %}
-    {% set dropped = dbt_backfill._drop_planned_stages(plan, target_ref, run_id, node.name, 'plan refused') %}
+    {% set dropped = dbt_backfill._drop_planned_stages(plan, target_ref, run_id, model, 'plan refused') %}
     {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'plan_failed', run_id,
-        {'model': node.name, 'outcome': 'vacant partitions', 'detail': vacant | join(', ')}) %}
+        {'model': model, 'outcome': 'vacant partitions', 'detail': vacant | join(', ')}) %}
     {% do dbt_backfill._commit() %}
     {% do dbt_backfill._fail('partition(s) ' ~ vacant | join(', ') ~ ' hold no rows in the target and none in the '
         ~ 'model\'s output: there is nothing to repair. Check the values (and their format). No packet was written and '
         ~ 'the target is unchanged. Its stages were dropped (' ~ dropped | length ~ ' relation(s)).') %}
   {% endif %}
-  {% if plan.nothing_to_change %}
-    {# nothing to approve: no packet, and the stages this plan built go #}
-    {% set dropped = dbt_backfill._drop_planned_stages(plan, target_ref, run_id, node.name, 'nothing to change') %}
-    {% set read = [] %}
-    {% for p in plan.partitions %}{% do read.append(p.value ~ ' (' ~ p.target_before.row_count ~ ' rows, sha256 ' ~ p.target_before.sha256[:12] ~ '…)') %}{% endfor %}
-    {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'nothing_to_change', run_id,
-        {'model': node.name, 'outcome': 'no packet', 'detail': read | join(', ')}) %}
-    {% do dbt_backfill._commit() %}
-    {% do log('Nothing to change: every partition of ' ~ node.name ~ ' already holds exactly the rows its build gives '
-        ~ '(fingerprint and commitment): ' ~ read | join(', ') ~ '. No packet was recorded and the target is unchanged; '
-        ~ 'its ' ~ dropped | length ~ ' stage(s) were dropped.', info=true) %}
-    {% do dbt_backfill._emit_result('plan_backfill', {'run_id': run_id, 'packet_sha256': none, 'verdict': 'NOTHING TO CHANGE',
-        'audit': plan.audit_relation, 'target': dbt_backfill._relation_name(dbt_backfill._target_relation(target_ref))}) %}
-    {{ return('') }}
-  {% endif %}
+{% endmacro %}
+
+{# Nothing to approve: every partition already holds exactly the rows its build gives. No packet, and the stages this
+   plan built go; one `nothing_to_change` row. #}
+{% macro _drop_unchanged_plan(plan, target_ref, run_id, model) %}
+  {% set dropped = dbt_backfill._drop_planned_stages(plan, target_ref, run_id, model, 'nothing to change') %}
+  {% set read = [] %}
+  {% for p in plan.partitions %}{% do read.append(p.value ~ ' (' ~ p.target_before.row_count ~ ' rows, sha256 ' ~ p.target_before.sha256[:12] ~ '…)') %}{% endfor %}
+  {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'nothing_to_change', run_id,
+      {'model': model, 'outcome': 'no packet', 'detail': read | join(', ')}) %}
+  {% do dbt_backfill._commit() %}
+  {% do log('Nothing to change: every partition of ' ~ model ~ ' already holds exactly the rows its build gives '
+      ~ '(fingerprint and commitment): ' ~ read | join(', ') ~ '. No packet was recorded and the target is unchanged; '
+      ~ 'its ' ~ dropped | length ~ ' stage(s) were dropped.', info=true) %}
+  {% do dbt_backfill._emit_result('plan_backfill', {'run_id': run_id, 'packet_sha256': none, 'verdict': 'NOTHING TO CHANGE',
+      'audit': plan.audit_relation, 'target': dbt_backfill._relation_name(dbt_backfill._target_relation(target_ref))}) %}
+{% endmacro %}
+
+{# Record the packet in the audit table (`packet_recorded`, with its SHA-256, computed by the database over the
+   recorded text), print the written plan and say what comes next; a plan reviewed BLOCK then fails the operation,
+   as `dbt-backfill plan` exits 3: nothing can apply its packet. #}
+{% macro _record_plan_packet(plan, markdown, target_ref, run_id, model, watermark) %}
   {% do plan.update({'version': 1, 'created_at': modules.datetime.datetime.utcnow().isoformat(timespec='seconds') ~ '+00:00',
                      'watermark_config': watermark}) %}
   {% set packet_text = tojson(plan, sort_keys=true) %}
   {% set target_relation = dbt_backfill._target_relation(target_ref) %}
   {% set packet_sha256 = dbt_backfill._sha256_of_text(packet_text) %}
-  {% do dbt_backfill.record_audit_event(target_relation, 'packet_recorded', run_id, {'model': node.name,
+  {% do dbt_backfill.record_audit_event(target_relation, 'packet_recorded', run_id, {'model': model,
       'packet_sha256': packet_sha256, 'outcome': plan.review.verdict, 'detail': packet_text}) %}
   {% do dbt_backfill._commit() %}
 
@@ -125,47 +146,6 @@
   {% endif %}
 {% endmacro %}
 
-{# Each item as itself, "a quoted value" as the value between its quotes (never a range: how a text value holding
-   `..` is named), or `first..last` of two ISO dates (day by day) or two integers, inclusive: the CLI's
-   --partitions ranges (workflow/plan.py expand_range), at most 10,000 values a range and 10,000 in all. #}
-{% macro _expanded_partitions(items) %}
-  {% set values = [] %}
-  {% for item in items %}
-    {% set ends = item.split('..') %}
-    {% if dbt_backfill._quoted_value(item) is not none %}
-      {% do values.append(dbt_backfill._quoted_value(item)) %}
-    {% elif ends | length == 1 %}
-      {% do values.append(item) %}
-    {% else %}
-      {% set dates = ends | length == 2 and modules.re.fullmatch('[0-9]{4}-[0-9]{2}-[0-9]{2}', ends[0])
-                     and modules.re.fullmatch('[0-9]{4}-[0-9]{2}-[0-9]{2}', ends[1]) %}
-      {% set integers = ends | length == 2 and modules.re.fullmatch('-?[0-9]{1,18}', ends[0])
-                        and modules.re.fullmatch('-?[0-9]{1,18}', ends[1]) %}
-      {% if dates and not (dbt_backfill._real_date_time(ends[0]) and dbt_backfill._real_date_time(ends[1])) %}
-        {% do dbt_backfill._fail('partition range ' ~ tojson(item) ~ ' names a day no calendar has. Nothing was changed.') %}
-      {% endif %}
-      {% if not (dates or integers) %}
-        {% do dbt_backfill._fail('partition range ' ~ tojson(item) ~ ' is not first..last of two ISO dates '
-            ~ '(2026-01-01..2026-03-31) or two integers (1..12). Nothing was changed.') %}
-      {% endif %}
-      {% set low = modules.datetime.date.fromisoformat(ends[0]).toordinal() if dates else ends[0] | int %}
-      {% set high = modules.datetime.date.fromisoformat(ends[1]).toordinal() if dates else ends[1] | int %}
-      {% if high < low or high - low >= 10000 %}
-        {% do dbt_backfill._fail('partition range ' ~ tojson(item) ~ (' is empty: its first value comes after its last'
-            if high < low else ' spans more than 10,000 values') ~ '. Nothing was changed.') %}
-      {% endif %}
-      {% for n in range(low, high + 1) %}
-        {% do values.append(modules.datetime.date.fromordinal(n).isoformat() if dates else n | string) %}
-      {% endfor %}
-    {% endif %}
-    {% if values | length > 10000 %}  {# checked as it grows: three ranges under the cap each are still too many #}
-      {% do dbt_backfill._fail('the partitions named come to more than 10,000 values (every range and value together). '
-          ~ 'Nothing was changed.') %}
-    {% endif %}
-  {% endfor %}
-  {{ return(values) }}
-{% endmacro %}
-
 {# The stages a pure-dbt plan built, dropped when it records no packet: by their names from this plan (dbt's
    relation cache of this invocation never saw them created), as tables, never with CASCADE; one `cleaned` row. #}
 {% macro _drop_planned_stages(plan, target_ref, run_id, model, why) %}
@@ -179,9 +159,4 @@
   {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'cleaned', run_id, {'model': model,
       'outcome': 'dropped ' ~ dropped | length ~ ' relations (' ~ why ~ ')', 'detail': {'dropped': dropped, 'by': 'plan_backfill'}}) %}
   {{ return(dropped) }}
-{% endmacro %}
-
-{# The value of an item written in double quotes ("a..b"), or none (workflow/plan.py literal). #}
-{% macro _quoted_value(item) %}
-  {{ return(item[1:-1] if item | length >= 2 and item[0] == '"' and item[-1] == '"' else none) }}
 {% endmacro %}

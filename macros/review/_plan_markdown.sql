@@ -6,21 +6,24 @@
   or dbt run-operation): {approve, apply, verify, rollback, history}. One renderer for both paths.
 #}
 {% macro _plan_markdown(plan, commands) %}
-  {% set icon = {'block': '🔴 Block', 'warn': '🟡 Warn', 'unknown': '⚪ Unknown', 'ok': '🟢 OK'} %}
   {% set values = plan.partitions | map(attribute='value') | list %}
   {% set writes = dbt_backfill.write_guarantees() %}
-  {% set gates = [] %}
-  {% for check in plan.review.checks if check.severity == 'unknown' %}{% do gates.append(check.check ~ ': ' ~ check.finding) %}{% endfor %}
-  {% for model in plan.downstream if model.mapping == 'unknown' %}
-    {% do gates.append('downstream ' ~ model.model ~ ' (' ~ model.materialized ~ ', '
-        ~ (model.reason or ('partitioned by ' ~ model.partition_by if model.partition_by else 'no meta.backfill')) ~ '): which of its partitions to rebuild is unknown') %}
-  {% endfor %}
-  {% do gates.append('data owner of ' ~ plan.target_name ~ ': unknown — the approver named in the packet decides pass or fail') %}
-  {% do gates.append('retention of the source and of the backups: unknown — the backups stay until `clean`') %}
-  {% set canary = values[0] %}
-  {% set rest = values[1:] %}
-  {% set l = [] %}
+  {% set l = dbt_backfill._markdown_verdict(plan) %}
+  {% do l.extend(dbt_backfill._markdown_scope(plan, values, writes)) %}
+  {% do l.extend(dbt_backfill._markdown_order(plan, values)) %}
+  {% do l.extend(dbt_backfill._markdown_dry_run(plan)) %}
+  {% do l.extend(dbt_backfill._markdown_execution_batches(plan, values, writes, commands)) %}
+  {% do l.extend(dbt_backfill._markdown_validation(plan, commands)) %}
+  {% do l.extend(dbt_backfill._markdown_monitoring(plan, writes, commands)) %}
+  {% do l.extend(dbt_backfill._markdown_stop_conditions(plan, writes)) %}
+  {% do l.extend(dbt_backfill._markdown_rollback(plan, writes, commands)) %}
+  {{ return(l | join('\n') ~ '\n') }}
+{% endmacro %}
 
+{# The title, the verdict and the review's table. #}
+{% macro _markdown_verdict(plan) %}
+  {% set l = [] %}
+  {% set icon = {'block': '🔴 Block', 'warn': '🟡 Warn', 'unknown': '⚪ Unknown', 'ok': '🟢 OK'} %}
   {% do l.append('# Backfill plan: ' ~ plan.model ~ ' — run ' ~ plan.run_id) %}
   {% do l.append('') %}
   {% do l.append('**Verdict: ' ~ plan.review.verdict ~ '** — ' ~ plan.review.reason ~ '.') %}
@@ -31,7 +34,22 @@
     {% do l.append('| ' ~ check.number ~ ' | ' ~ icon[check.severity] ~ ' | ' ~ check.check ~ ' | ' ~ check.finding | replace('|', '\\|')
         ~ ' | ' ~ check.safe_alternative | replace('|', '\\|') ~ ' |') %}
   {% endfor %}
+  {{ return(l) }}
+{% endmacro %}
 
+{# Scope: the dataset and its grain, the partitions, the code, the write semantics, what depends on it and what
+   is left out, the allowances, and the gates a person resolves (the review's unknowns, the downstream models whose
+   scope is unknown, the owner, the retention). #}
+{% macro _markdown_scope(plan, values, writes) %}
+  {% set l = [] %}
+  {% set gates = [] %}
+  {% for check in plan.review.checks if check.severity == 'unknown' %}{% do gates.append(check.check ~ ': ' ~ check.finding) %}{% endfor %}
+  {% for model in plan.downstream if model.mapping == 'unknown' %}
+    {% do gates.append('downstream ' ~ model.model ~ ' (' ~ model.materialized ~ ', '
+        ~ (model.reason or ('partitioned by ' ~ model.partition_by if model.partition_by else 'no meta.backfill')) ~ '): which of its partitions to rebuild is unknown') %}
+  {% endfor %}
+  {% do gates.append('data owner of ' ~ plan.target_name ~ ': unknown — the approver named in the packet decides pass or fail') %}
+  {% do gates.append('retention of the source and of the backups: unknown — the backups stay until `clean`') %}
   {% do l.append('') %}
   {% do l.append('## Scope') %}
   {% do l.append('') %}
@@ -55,7 +73,14 @@
   {% endfor %}
   {% do l.append('- **Unresolved gates:**') %}
   {% for gate in gates %}{% do l.append('  - ' ~ gate) %}{% endfor %}
+  {{ return(l) }}
+{% endmacro %}
 
+{# Order: the model (canary, then batches), then each model downstream and what its rebuild covers. #}
+{% macro _markdown_order(plan, values) %}
+  {% set l = [] %}
+  {% set canary = values[0] %}
+  {% set rest = values[1:] %}
   {% do l.append('') %}
   {% do l.append('## Order') %}
   {% do l.append('') %}
@@ -79,7 +104,13 @@
     {% endif %}
     {% do l.append((loop.index + 1) ~ '. `' ~ model.model ~ '` (after ' ~ model.parents | join(', ') ~ '): ' ~ what ~ '.') %}
   {% endfor %}
+  {{ return(l) }}
+{% endmacro %}
 
+{# Dry-Run: what the plan did, the input windows, per partition the change and the cost, and a sample of the
+   changed rows. #}
+{% macro _markdown_dry_run(plan) %}
+  {% set l = [] %}
   {% do l.append('') %}
   {% do l.append('## Dry-Run') %}
   {% do l.append('') %}
@@ -134,7 +165,14 @@
     {% do l.append('') %}
     {% do l.extend(samples) %}
   {% endif %}
+  {{ return(l) }}
+{% endmacro %}
 
+{# Execution Batches: approval, deadline, canary, control, batches, retry, rate. #}
+{% macro _markdown_execution_batches(plan, values, writes, commands) %}
+  {% set l = [] %}
+  {% set canary = values[0] %}
+  {% set rest = values[1:] %}
   {% do l.append('') %}
   {% do l.append('## Execution Batches') %}
   {% do l.append('') %}
@@ -146,7 +184,12 @@
   {% do l.append('- **Batches:** ' ~ ((rest | batch(plan.batch_size) | map('join', ', ') | join(' / ')) if rest else 'none after the canary') ~ '; ' ~ writes.unit ~ ' per partition, one at a time (concurrency 1), a checkpoint after each batch.') %}
   {% do l.append('- **Retry and idempotency:** rerun ' ~ commands.apply ~ ' after any interruption: partitions already equal to the approval are skipped, the rest are replaced; a partition that changed since the plan stops the run.') %}
   {% do l.append('- **Rate:** the builds are done; apply reads only the stages and the target\'s partitions.') %}
+  {{ return(l) }}
+{% endmacro %}
 
+{# Validation: before each commit, after each batch, the reconciliation gates, later. #}
+{% macro _markdown_validation(plan, commands) %}
+  {% set l = [] %}
   {% do l.append('') %}
   {% do l.append('## Validation') %}
   {% do l.append('') %}
@@ -166,7 +209,12 @@
     {% do l.append('- **Reconciliation gates:** none declared (meta.backfill.checks): unknown whether the new rows agree with a control.') %}
   {% endif %}
   {% do l.append('- **Any time later:** ' ~ commands.verify ~ '. Who decides pass or fail: the approver.') %}
+  {{ return(l) }}
+{% endmacro %}
 
+{# Monitoring: the audit trail, the signals, the collisions. #}
+{% macro _markdown_monitoring(plan, writes, commands) %}
+  {% set l = [] %}
   {% do l.append('') %}
   {% do l.append('## Monitoring') %}
   {% do l.append('') %}
@@ -174,7 +222,12 @@
       ~ plan.audit_relation ~ '`, ' ~ writes.audit ~ ': ' ~ commands.history ~ '.') %}
   {% do l.append('- Signals: partitions replaced / skipped, duration per partition, the live job\'s watermark ' ~ writes.watermark ~ ', the control partition after every batch. Owner: unknown (the operator who runs apply).') %}
   {% do l.append('- Collisions: ' ~ plan.lock.how ~ '.') %}
+  {{ return(l) }}
+{% endmacro %}
 
+{# Stop Conditions: what stops an apply. #}
+{% macro _markdown_stop_conditions(plan, writes) %}
+  {% set l = [] %}
   {% do l.append('') %}
   {% do l.append('## Stop Conditions') %}
   {% do l.append('') %}
@@ -188,7 +241,12 @@
       'a reconciliation gate failed at plan time (apply refuses the packet)'] %}
     {% do l.append('- ' ~ condition) %}
   {% endfor %}
+  {{ return(l) }}
+{% endmacro %}
 
+{# Rollback: the backups, the procedure, its time limit. #}
+{% macro _markdown_rollback(plan, writes, commands) %}
+  {% set l = [] %}
   {% do l.append('') %}
   {% do l.append('## Rollback') %}
   {% do l.append('') %}
@@ -196,7 +254,7 @@
   {% do l.append('- **Procedure:** ' ~ commands.rollback ~ ' restores each replaced partition ' ~ writes.unit ~ ' each and keeps it only when it equals its fingerprint before the apply (' ~ (plan.partitions | map(attribute='target_before') | map(attribute='row_count') | sum) ~ ' rows in all). Reverse order: downstream models first, then the root.') %}
   {% do l.append('- **Time limit:** until the backups are dropped (`clean` keeps them while a rollback is possible). Owner: unknown.') %}
   {% do l.append('- **Irreversible:** nothing, while the backups exist.') %}
-  {{ return(l | join('\n') ~ '\n') }}
+  {{ return(l) }}
 {% endmacro %}
 
 {# Which version of a key the model keeps, as meta.backfill.order_by declares it (the first in that order wins):

@@ -20,108 +20,137 @@
   {# the partitions' history, read under the table's lock: no run writes them while this one reads and restores #}
   {% set ledger = dbt_backfill._partition_ledger(target_relation, partitions | map(attribute='value') | list) %}
   {% do dbt_backfill._refuse_undoing_a_later_run(ledger, run_id, model, partitions) %}
+  {% set run = {'run_id': run_id, 'target': target_relation, 'scope': scope, 'columns': target_columns,
+                'audit_fields': audit_fields, 'ledger': ledger, 'rolled_back_by': rolled_back_by} %}
   {% for partition in partitions %}
-    {% set started = modules.datetime.datetime.now() %}
-    {% do dbt_backfill.begin_transaction() %}
-    {% set current = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
-    {% set writes = ledger.writes[partition.value] %}
-    {% set own_backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
-                                             identifier=partition.backup.identifier) %}
-    {#
-      This run never replaced it: no `partition_replaced` of its own, and no backup (a backup is made in the
-      replacement's own transaction; on Spark, before the swap, which may have happened without its audit row).
-      Nothing of this run is there to undo: what another run wrote is that run's to undo, and a partition this
-      run's apply took as its own (already holding its rows) or never reached is left as it is.
-    #}
-    {% if not (writes | selectattr('run_id', 'equalto', run_id) | selectattr('event', 'equalto', 'replaced') | list)
-          and own_backup is none %}
-      {% set explaining = [] %}
-      {% for write in writes if write.run_id != run_id and write.event == 'replaced' and write.fingerprint
-            and dbt_backfill._same_fingerprint(current, write.fingerprint) %}{% do explaining.append(write) %}{% endfor %}
-      {% set by_other = explaining[-1] if explaining else none %}
-      {% set adopted = run_id in ledger.holders[partition.value] %}
-      {% if adopted %}
-        {# off the partition's holders: a run written over this one can be rolled back again #}
-        {% do dbt_backfill.record_audit_event(target_relation, 'rolled_back', run_id, dbt_backfill._merged(audit_fields, {
-            'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': current,
-            'outcome': 'released', 'detail': ('by ' ~ rolled_back_by) if rolled_back_by else none})) %}
-      {% endif %}
-      {% do dbt_backfill._commit() %}
-      {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current,
-          'written_by': by_other.run_id if by_other else none,
-          'note': 'not replaced by this run: ' ~ (dbt_backfill._describe_write(by_other) ~ ' and it still holds those rows; `'
-                  ~ dbt_backfill._rollback_command(ledger, by_other.run_id) ~ '` undoes that' if by_other
-                  else 'its apply found it already holding the approved rows' if adopted
-                  else 'its apply never wrote it, so there is nothing of it to undo there')}) %}
-      {% continue %}
-    {% endif %}
-    {% if dbt_backfill._same_fingerprint(current, partition.target_before) %}
-      {# as the packet says it was before the apply: nothing to undo, if its backup (when there is one) agrees. A
-         backup holding other rows means the packet's target_before or the backup changed after the apply #}
-      {% set kept_backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
-                                                identifier=partition.backup.identifier) %}
-      {% if kept_backup is not none %}
-        {% set unsafe = dbt_backfill._unsafe_to_read(kept_backup, target_relation) %}
-        {% if unsafe %}
-          {% do dbt_backfill._refuse('backup_not_readable',
-              'partition ' ~ partition.value ~ ' holds what the packet says it held before the apply, but its backup '
-              ~ dbt_backfill._relation_name(kept_backup) ~ ' is ' ~ unsafe | join(', ') ~ ': it was not read, so nothing '
-              ~ 'confirms the packet. Partitions restored before it: ' ~ (restored | join(', ') or 'none')
-              ~ '; this partition and the rest are unchanged.', {'partition': partition.value, 'unsafe': unsafe}) %}
-        {% endif %}
-        {% set in_backup = dbt_backfill._fingerprint_in_scope(kept_backup, scope) %}
-        {% if not dbt_backfill._same_fingerprint(in_backup, current) %}
-          {% do dbt_backfill._refuse('backup_disagrees',
-              'partition ' ~ partition.value ~ ' holds what the packet says it held before the apply (sha256 '
-              ~ current.sha256[:12] ~ '…), but its backup ' ~ dbt_backfill._relation_name(kept_backup) ~ ' holds other rows '
-              ~ '(sha256 ' ~ in_backup.sha256[:12] ~ '…): the packet or the backup changed after the apply, so neither '
-              ~ 'can say what to restore. Partitions restored before it: ' ~ (restored | join(', ') or 'none')
-              ~ '; this partition and the rest are unchanged.',
-              {'partition': partition.value, 'actual': current, 'backup': in_backup, 'restored': restored}) %}
-        {% endif %}
-      {% endif %}
-      {% do dbt_backfill._commit() %}
-      {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current}) %}
-      {% continue %}
-    {% endif %}
-    {% set backup_relation = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
-                                                  identifier=partition.backup.identifier) %}
-    {% set as_approved = dbt_backfill._same_fingerprint(current, partition.fingerprint) %}
-    {% if backup_relation is none %}
-      {% set dropped = dbt_backfill._backup_dropped_by_clean(target_relation, run_id, partition.backup) %}
-      {% do dbt_backfill._refuse('backup_gone',
-          'partition ' ~ partition.value ~ ' cannot be rolled back: its backup ' ~ dbt_backfill._relation_name(partition.backup)
-          ~ (' was dropped by ' ~ dropped.how ~ ' at ' ~ dropped.at ~ (' (by ' ~ dropped.by ~ ')' if dropped.by else '')
-             ~ ', as the audit trail records it'
-             if dropped else ' is gone, and no clean of this run recorded dropping it (it was dropped outside dbt-backfill)')
-          ~ '. The partition ' ~ ('holds the approved rows (as applied; sha256 ' if as_approved else 'is neither as planned nor as approved (sha256 ')
-          ~ current.sha256[:12] ~ '… now). Partitions restored before it: ' ~ (restored | join(', ') or 'none')
-          ~ '; this partition and the rest are unchanged.',
-          {'partition': partition.value, 'actual': current, 'restored': restored, 'as_approved': as_approved,
-           'dropped_by_clean': dropped}) %}
-    {% endif %}
-    {% if not as_approved %}
-      {% do dbt_backfill._refuse('target_changed',
-          'partition ' ~ partition.value ~ ' is neither as planned nor as approved (sha256 ' ~ current.sha256[:12] ~ '… now)'
-          ~ ': it changed after the apply, so restoring '
-          ~ 'the backup would overwrite that change. Partitions restored before it: ' ~ (restored | join(', ') or 'none')
-          ~ '; this partition and the rest are unchanged.', {'partition': partition.value, 'actual': current, 'restored': restored}) %}
-    {% endif %}
-    {% set after = dbt_backfill._replace_checked(target_relation, backup_relation, scope, partition.value, target_columns,
-        partition.target_before, 'restore_mismatch', 'its fingerprint before the apply after restoring the backup',
-        'restored', restored, source_as='backup', source_expected_as='the partition as the plan found it',
-        commitment=partition.get('target_before_commitment')) %}
-    {% do dbt_backfill.record_audit_event(target_relation, 'rolled_back', run_id, dbt_backfill._merged(audit_fields, {
-        'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': after,
-        'duration_ms': ((modules.datetime.datetime.now() - started).total_seconds() * 1000) | int, 'outcome': 'restored',
-        'detail': ('by ' ~ rolled_back_by) if rolled_back_by else none})) %}
-    {% do dbt_backfill._fault_point('rollback_before_commit') %}
-    {% do dbt_backfill._commit() %}
-    {% do restored.append(partition.value) %}
-    {% do dbt_backfill._emit_result('partition_restored', {'value': partition.value, 'fingerprint': after}) %}
+    {% do dbt_backfill._rollback_partition(partition, run, restored) %}
   {% endfor %}
   {% do dbt_backfill._emit_result('rolled_back', {'run_id': run_id, 'restored': restored}) %}
   {{ return({'restored': restored}) }}
+{% endmacro %}
+
+{#
+  One partition, in one transaction, as its fingerprint now decides: never replaced by this run, left as it is
+  (_leave_unreplaced); as the plan found it, nothing to undo if its backup agrees (_confirm_not_replaced); as
+  approved, restored from its backup (which must exist) through _replace_checked, and appended to `restored`;
+  anything else changed after the apply: refused. `run`: {run_id, target, scope, columns, audit_fields, ledger,
+  rolled_back_by}.
+#}
+{% macro _rollback_partition(partition, run, restored) %}
+  {% set target_relation, scope, target_columns, audit_fields = run.target, run.scope, run.columns, run.audit_fields %}
+  {% set run_id, ledger, rolled_back_by = run.run_id, run.ledger, run.rolled_back_by %}
+  {% set started = modules.datetime.datetime.now() %}
+  {% do dbt_backfill.begin_transaction() %}
+  {% set current = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
+  {% set writes = ledger.writes[partition.value] %}
+  {% set own_backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
+                                           identifier=partition.backup.identifier) %}
+  {#
+    This run never replaced it: no `partition_replaced` of its own, and no backup (a backup is made in the
+    replacement's own transaction; on Spark, before the swap, which may have happened without its audit row).
+    Nothing of this run is there to undo: what another run wrote is that run's to undo, and a partition this
+    run's apply took as its own (already holding its rows) or never reached is left as it is.
+  #}
+  {% if not (writes | selectattr('run_id', 'equalto', run_id) | selectattr('event', 'equalto', 'replaced') | list)
+        and own_backup is none %}
+    {% do dbt_backfill._leave_unreplaced(partition, current, writes, run) %}
+    {{ return(none) }}
+  {% endif %}
+  {% if dbt_backfill._same_fingerprint(current, partition.target_before) %}
+    {% do dbt_backfill._confirm_not_replaced(partition, current, run, restored) %}
+    {{ return(none) }}
+  {% endif %}
+  {% set backup_relation = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
+                                                identifier=partition.backup.identifier) %}
+  {% set as_approved = dbt_backfill._same_fingerprint(current, partition.fingerprint) %}
+  {% if backup_relation is none %}
+    {% set dropped = dbt_backfill._backup_dropped_by_clean(target_relation, run_id, partition.backup) %}
+    {% do dbt_backfill._refuse('backup_gone',
+        'partition ' ~ partition.value ~ ' cannot be rolled back: its backup ' ~ dbt_backfill._relation_name(partition.backup)
+        ~ (' was dropped by ' ~ dropped.how ~ ' at ' ~ dropped.at ~ (' (by ' ~ dropped.by ~ ')' if dropped.by else '')
+           ~ ', as the audit trail records it'
+           if dropped else ' is gone, and no clean of this run recorded dropping it (it was dropped outside dbt-backfill)')
+        ~ '. The partition ' ~ ('holds the approved rows (as applied; sha256 ' if as_approved else 'is neither as planned nor as approved (sha256 ')
+        ~ current.sha256[:12] ~ '… now). Partitions restored before it: ' ~ (restored | join(', ') or 'none')
+        ~ '; this partition and the rest are unchanged.',
+        {'partition': partition.value, 'actual': current, 'restored': restored, 'as_approved': as_approved,
+         'dropped_by_clean': dropped}) %}
+  {% endif %}
+  {% if not as_approved %}
+    {% do dbt_backfill._refuse('target_changed',
+        'partition ' ~ partition.value ~ ' is neither as planned nor as approved (sha256 ' ~ current.sha256[:12] ~ '… now)'
+        ~ ': it changed after the apply, so restoring '
+        ~ 'the backup would overwrite that change. Partitions restored before it: ' ~ (restored | join(', ') or 'none')
+        ~ '; this partition and the rest are unchanged.', {'partition': partition.value, 'actual': current, 'restored': restored}) %}
+  {% endif %}
+  {% set after = dbt_backfill._replace_checked(target_relation, backup_relation, scope, partition.value, target_columns,
+      partition.target_before, 'restore_mismatch', 'its fingerprint before the apply after restoring the backup',
+      'restored', restored, source_as='backup', source_expected_as='the partition as the plan found it',
+      commitment=partition.get('target_before_commitment')) %}
+  {% do dbt_backfill.record_audit_event(target_relation, 'rolled_back', run_id, dbt_backfill._merged(audit_fields, {
+      'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': after,
+      'duration_ms': ((modules.datetime.datetime.now() - started).total_seconds() * 1000) | int, 'outcome': 'restored',
+      'detail': ('by ' ~ rolled_back_by) if rolled_back_by else none})) %}
+  {% do dbt_backfill._fault_point('rollback_before_commit') %}
+  {% do dbt_backfill._commit() %}
+  {% do restored.append(partition.value) %}
+  {% do dbt_backfill._emit_result('partition_restored', {'value': partition.value, 'fingerprint': after}) %}
+{% endmacro %}
+
+{# A partition this run never replaced: skipped, and said why (who wrote the rows it holds, or that its apply took
+   it as its own or never reached it); where this run's apply had taken it as its own, a `rolled_back` row
+   `released` takes the run off its holders. #}
+{% macro _leave_unreplaced(partition, current, writes, run) %}
+  {% set target_relation, audit_fields = run.target, run.audit_fields %}
+  {% set run_id, ledger, rolled_back_by = run.run_id, run.ledger, run.rolled_back_by %}
+  {% set explaining = [] %}
+  {% for write in writes if write.run_id != run_id and write.event == 'replaced' and write.fingerprint
+        and dbt_backfill._same_fingerprint(current, write.fingerprint) %}{% do explaining.append(write) %}{% endfor %}
+  {% set by_other = explaining[-1] if explaining else none %}
+  {% set adopted = run_id in ledger.holders[partition.value] %}
+  {% if adopted %}
+    {# off the partition's holders: a run written over this one can be rolled back again #}
+    {% do dbt_backfill.record_audit_event(target_relation, 'rolled_back', run_id, dbt_backfill._merged(audit_fields, {
+        'partition_value': partition.value, 'fingerprint_before': current, 'fingerprint_after': current,
+        'outcome': 'released', 'detail': ('by ' ~ rolled_back_by) if rolled_back_by else none})) %}
+  {% endif %}
+  {% do dbt_backfill._commit() %}
+  {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current,
+      'written_by': by_other.run_id if by_other else none,
+      'note': 'not replaced by this run: ' ~ (dbt_backfill._describe_write(by_other) ~ ' and it still holds those rows; `'
+              ~ dbt_backfill._rollback_command(ledger, by_other.run_id) ~ '` undoes that' if by_other
+              else 'its apply found it already holding the approved rows' if adopted
+              else 'its apply never wrote it, so there is nothing of it to undo there')}) %}
+{% endmacro %}
+
+{# A partition as the packet says it was before the apply: nothing to undo, if its backup (when there is one)
+   agrees. A backup holding other rows means the packet's target_before or the backup changed after the apply. #}
+{% macro _confirm_not_replaced(partition, current, run, restored) %}
+  {% set target_relation, scope = run.target, run.scope %}
+  {% set kept_backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
+                                            identifier=partition.backup.identifier) %}
+  {% if kept_backup is not none %}
+    {% set unsafe = dbt_backfill._unsafe_to_read(kept_backup, target_relation) %}
+    {% if unsafe %}
+      {% do dbt_backfill._refuse('backup_not_readable',
+          'partition ' ~ partition.value ~ ' holds what the packet says it held before the apply, but its backup '
+          ~ dbt_backfill._relation_name(kept_backup) ~ ' is ' ~ unsafe | join(', ') ~ ': it was not read, so nothing '
+          ~ 'confirms the packet. Partitions restored before it: ' ~ (restored | join(', ') or 'none')
+          ~ '; this partition and the rest are unchanged.', {'partition': partition.value, 'unsafe': unsafe}) %}
+    {% endif %}
+    {% set in_backup = dbt_backfill._fingerprint_in_scope(kept_backup, scope) %}
+    {% if not dbt_backfill._same_fingerprint(in_backup, current) %}
+      {% do dbt_backfill._refuse('backup_disagrees',
+          'partition ' ~ partition.value ~ ' holds what the packet says it held before the apply (sha256 '
+          ~ current.sha256[:12] ~ '…), but its backup ' ~ dbt_backfill._relation_name(kept_backup) ~ ' holds other rows '
+          ~ '(sha256 ' ~ in_backup.sha256[:12] ~ '…): the packet or the backup changed after the apply, so neither '
+          ~ 'can say what to restore. Partitions restored before it: ' ~ (restored | join(', ') or 'none')
+          ~ '; this partition and the rest are unchanged.',
+          {'partition': partition.value, 'actual': current, 'backup': in_backup, 'restored': restored}) %}
+    {% endif %}
+  {% endif %}
+  {% do dbt_backfill._commit() %}
+  {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current}) %}
 {% endmacro %}
 
 {# The `cleaned` audit row of this run that dropped `backup_ref`: {at, by}, or none. Read from the audit trail, so a

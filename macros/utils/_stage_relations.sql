@@ -16,13 +16,3 @@
   {% endfor %}
   {{ return(relations) }}
 {% endmacro %}
-
-{# {database, schema, identifier} of a relation, as the packet records it. #}
-{% macro _relation_ref(relation) %}
-  {{ return({'database': relation.database, 'schema': relation.schema, 'identifier': relation.identifier}) }}
-{% endmacro %}
-
-{# database.schema.identifier, unquoted: how the packet names a relation for a person. #}
-{% macro _relation_name(relation) %}
-  {{ return([relation.database, relation.schema, relation.identifier] | select | join('.')) }}
-{% endmacro %}

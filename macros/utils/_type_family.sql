@@ -41,14 +41,3 @@
     {{ return('other') }}
   {% endif %}
 {% endmacro %}
-
-{# The families whose canonical text is made only of digits, letters, '-', '+', ':', '.' and spaces: written as
-   they are. Every other family is escaped by canonical_text. #}
-{% macro _families_without_separators() %}
-  {{ return(['integer', 'decimal', 'boolean', 'date', 'timestamp', 'timestamptz', 'uuid', 'binary', 'float']) }}
-{% endmacro %}
-
-{# The families with no text common to engines: a fingerprint over one of them compares only on its own engine. #}
-{% macro _engine_specific_families() %}
-  {{ return(['float', 'nested', 'other']) }}
-{% endmacro %}

@@ -1,0 +1,42 @@
+{#
+  Fingerprint both builds of every partition (the session pinned again) and summarise each partition's changes
+  against the target (change_summary, bucket digests first). Returns [planned: the packet's partitions, each
+  {value, stage, stage_b, backup, stage_relation (for _keys_lost; dropped before the packet is written), builds,
+  builds_equal, fingerprint, commitment, target_before, target_before_commitment, changes}, stages: {value, relation,
+  rows} of every build a (keys_in_two_partitions, _watermark_plan)]. The proof's whole build, when there is one, is
+  dropped here: its rows are in the builds b.
+#}
+{% macro _compare_builds(target_relation, partition_plans, scope, proving) %}
+  {% do dbt_backfill.pin_session() %}
+  {% do dbt_backfill._step('fingerprinting and comparing the builds', 'fingerprinting or comparing the builds failed (see '
+      ~ 'the error below). No packet was written and the target is unchanged.') %}
+  {% set planned = [] %}
+  {% set stages = [] %}
+  {% for plan in partition_plans %}
+    {% set build_a = dbt_backfill._fingerprint_in_scope(plan.relations.a, scope, count_duplicate_keys=true) %}
+    {% do stages.append({'value': plan.value, 'relation': plan.relations.a, 'rows': build_a.row_count | int}) %}
+    {# b's duplicate keys are not counted: equal fingerprints mean equal rows, hence equal keys, and unequal builds
+       are refused whatever their keys (one grouping by key per partition fewer: docs/DECISIONS.md) #}
+    {% set build_b = dbt_backfill._fingerprint_in_scope(plan.relations.b, scope) %}
+    {% do planned.append({
+        'value': plan.value,
+        'stage': dbt_backfill._relation_ref(plan.relations.a),
+        'stage_b': dbt_backfill._relation_ref(plan.relations.b),
+        'backup': dbt_backfill._relation_ref(plan.relations.backup),
+        'stage_relation': plan.relations.a,
+        'builds': {'a': build_a, 'b': build_b},
+        'builds_equal': dbt_backfill._same_fingerprint(build_a, build_b),
+        'fingerprint': build_a,
+        'commitment': dbt_backfill._commitment_in_scope(plan.relations.a, scope, build_a.row_count),
+        'target_before': plan.target_before,
+        'target_before_commitment': dbt_backfill._commitment_in_scope(target_relation, scope, plan.target_before.row_count,
+                                                                      plan.value, true),
+        'changes': dbt_backfill.change_summary(target_relation, plan.relations.a, scope, plan.value),
+    }) %}
+  {% endfor %}
+  {% if proving %}
+    {% do adapter.drop_relation(partition_plans[0].relations.whole) %}
+    {% do dbt_backfill._commit() %}
+  {% endif %}
+  {{ return([planned, stages]) }}
+{% endmacro %}

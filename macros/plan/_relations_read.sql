@@ -1,0 +1,32 @@
+{# Every relation a model reads (sources, and models, seeds and snapshots upstream), looking through ephemeral
+   models, which have no relation of their own; as relation refs, sorted by name. Each ref also carries the name
+   dbt renders for it in compiled SQL (`relation_name`) and its `event_time` config (none where not declared):
+   what the input windows need. #}
+{% macro _relations_read(node) %}
+  {% set found = {} %}
+  {% set pending = node.depends_on.nodes | list %}
+  {% set seen = [] %}
+  {% for _ in range(1000) if pending %}
+    {% set unique_id = pending.pop(0) %}
+    {% if unique_id not in seen %}
+      {% do seen.append(unique_id) %}
+      {% set upstream = graph.sources.get(unique_id) or graph.nodes.get(unique_id) %}
+      {% if upstream and upstream.resource_type in ('source', 'model', 'seed', 'snapshot') %}
+        {% if upstream.resource_type != 'source' and upstream.config.materialized == 'ephemeral' %}
+          {% do pending.extend(upstream.depends_on.nodes) %}
+        {% else %}
+          {% set ref = {'database': upstream.database, 'schema': upstream.schema,
+                        'identifier': upstream.identifier if upstream.resource_type == 'source' else (upstream.alias or upstream.name),
+                        'relation_name': upstream.relation_name, 'event_time': (upstream.config or {}).get('event_time')} %}
+          {# a relation dbt itself writes (a model, snapshot or seed) is pinned by its content: a scheduled run
+             that rewrites the same rows leaves what the builds read as it was (source_state) #}
+          {% if upstream.resource_type != 'source' %}{% do ref.update({'content': true}) %}{% endif %}
+          {% do found.update({dbt_backfill._relation_name(dbt_backfill._relation(ref)): ref}) %}
+        {% endif %}
+      {% endif %}
+    {% endif %}
+  {% endfor %}
+  {% set refs = [] %}
+  {% for name in found.keys() | sort %}{% do refs.append(found[name]) %}{% endfor %}
+  {{ return(refs) }}
+{% endmacro %}
