@@ -14,6 +14,9 @@ from test_tampering import approved, refused, snapshot
 
 trips = trips_on(TRANSACTIONAL_ADAPTERS)
 
+# a reconciliation gate no build passes: the plan is written for review only (tests/test_refusals.py FAILING_GATE)
+GATE_THAT_FAILS = "{variant_checks: [{total_matches_control: {column: fare, query: 'select 1', tolerance: 0}}]}"
+
 
 def ok(result):
     assert result.returncode == 0, result.output
@@ -482,26 +485,27 @@ def test_a_range_leaves_out_values_no_side_holds_and_the_review_flags_a_protecte
     "trips", ["duckdb"], indirect=True
 )  # the ledger is the same SQL on every engine: the majors run on both
 def test_on_the_pure_dbt_path_a_blocked_plan_fails_the_job_and_a_person_reads_lines_not_json(trips):
-    trips.query("delete from raw.trip_events where trip_date = '2026-02-28'")
     quiet = {**trips.env, "DBT_BACKFILL_DEBUG": ""}
 
     blocked = trips.dbt(
         "run-operation",
         "dbt_backfill.plan_backfill",
+        "--vars",
+        GATE_THAT_FAILS,
         "--args",
-        "{model: fct_trips, partitions: [2026-02-28]}",
+        "{model: fct_trips_variant, partitions: [2026-03-01]}",
         env=quiet,
     )
 
     assert blocked.returncode == 1, blocked.output
     assert (
-        "dbt_backfill refused (review_blocked): the review judged the plan BLOCK (Bounded, verifiable, reversible: "
-        "reconciliation gate failed: row_count_change_pct on 2026-02-28 (100.00 %, expected <= 50 %)). The packet is "
-        "recorded for review only (run "
+        "dbt_backfill refused (gate_failed): reconciliation gate(s) of meta.backfill.checks failed "
+        "(total_matches_control on 2026-03-01: "
     ) in blocked.stdout, blocked.stdout
+    assert "The packet is recorded for review only (run " in blocked.stdout, blocked.stdout
     assert "apply_backfill refuses it. Fix the cause and plan again. The target is unchanged." in blocked.stdout
     assert "<<dbt_backfill:" not in blocked.stdout
-    assert "dbt_backfill: checking partition value 2026-02-28" in blocked.stdout  # one line per step
+    assert "dbt_backfill: checking partition value 2026-03-01" in blocked.stdout  # one line per step
     planned = ok(
         trips.dbt(
             "run-operation",
@@ -533,12 +537,16 @@ def test_on_the_pure_dbt_path_a_blocked_plan_fails_the_job_and_a_person_reads_li
 def test_clean_orphans_gives_true_reasons_a_blocked_packet_s_stages_go_an_applied_run_s_wait_for_its_deadline(trips):
     path, packet = approved(trips)  # first: a saved state of the slot
     ok(trips.backfill("apply", str(path)))
-    # a pure-dbt plan judged BLOCK (its gate fails on a day the model now empties): recorded for review only
-    trips.query("delete from raw.trip_events where trip_date = '2026-02-28'")
+    # a pure-dbt plan whose gate fails: recorded for review only
     gated = trips.dbt(
-        "run-operation", "dbt_backfill.plan_backfill", "--args", "{model: fct_trips, partitions: [2026-02-28]}"
+        "run-operation",
+        "dbt_backfill.plan_backfill",
+        "--vars",
+        GATE_THAT_FAILS,
+        "--args",
+        "{model: fct_trips_variant, partitions: [2026-03-01]}",
     )
-    assert gated.returncode == 1 and "refused (review_blocked)" in gated.stdout, gated.output
+    assert gated.returncode == 1 and "refused (gate_failed)" in gated.stdout, gated.output
     blocked = gated.result("plan_backfill")["run_id"]
 
     listed = ok(trips.backfill("clean", "--orphans", "--json")).json()["relations"]  # runs younger than a day

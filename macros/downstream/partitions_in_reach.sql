@@ -17,9 +17,13 @@
   dbt run-operation dbt_backfill.partitions_in_reach --args '{model: trailing_fares, partition_by: trip_date,
       changed: [2026-03-01], before: 0, after: 27, model_sql: <compiled --full-refresh>, exclude_columns: []}'
 #}
-{% macro partitions_in_reach(model, partition_by, changed, before=0, after=0, model_sql=none, exclude_columns=[]) %}
+{% macro partitions_in_reach(model, partition_by, changed, before=0, after=0, model_sql=none, exclude_columns=none) %}
   {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% set node = dbt_backfill._model_node(model) %}
+  {% if exclude_columns is none %}  {# the model's own, read as a plan reads its meta.backfill #}
+    {% set meta = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') %}
+    {% set exclude_columns = dbt_backfill._backfill_spec(model, meta).exclude_columns %}
+  {% endif %}
   {% set target_relation = dbt_backfill._target_relation({'database': node.database, 'schema': node.schema,
                                                           'identifier': node.alias or node.name}) %}
   {% set partition_column = dbt_backfill._columns(target_relation, [partition_by], 'partition_by')[0] %}

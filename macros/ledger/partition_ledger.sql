@@ -2,6 +2,7 @@
   The partition ledger of a model (`dbt-backfill partitions MODEL`): for each partition, who wrote it last as the
   audit trail records it (a run's replacement or restore, a full refresh, or nothing recorded: the live job or an
   unknown writer), when, the rows and SHA-256 it holds now, and whether it still holds what that writer wrote.
+  meta.backfill is read as a plan reads it (_backfill_spec).
   The writer named is the run whose rows the partition holds as the trail tells it (the last to replace it, or to
   find it already holding its approved rows), else the last write (a rollback, a full refresh). Only reads.
   Partitions: the named ones (values and inclusive ranges, as plan takes them), else every partition
@@ -14,11 +15,12 @@
   {% if not execute %}{{ return('') }}{% endif %}
   {% do dbt_backfill.pin_session() %}
   {% set node = dbt_backfill._model_node(model) %}
-  {% set spec = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') %}
-  {% if not spec or not spec.get('partition_by') or not spec.get('business_key') %}
+  {% set meta = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') %}
+  {% if not meta or not meta.get('partition_by') or not meta.get('business_key') %}
     {% do dbt_backfill._fail(model ~ ' declares no meta.backfill with partition_by and business_key: it has no '
         ~ 'partitions dbt-backfill writes. Nothing was read.') %}
   {% endif %}
+  {% set spec = dbt_backfill._backfill_spec(model, meta) %}
   {% set target_relation = dbt_backfill._target_relation({'database': node.database, 'schema': node.schema,
                                                           'identifier': node.alias or node.name}) %}
   {% set scope = dbt_backfill._ledger_scope(target_relation, spec) %}
@@ -54,12 +56,7 @@
 {# The scope a read of the model's partitions fingerprints: its meta.backfill's partition column, business key and
    additive columns, every column of the table but exclude_columns. #}
 {% macro _ledger_scope(target_relation, spec) %}
-  {% set names = {} %}
-  {% for field in ['business_key', 'additive', 'exclude_columns'] %}
-    {% set value = spec.get(field) or [] %}
-    {% do names.update({field: value.split(',') | map('trim') | list if value is string else value}) %}
-  {% endfor %}
-  {% set excluded = dbt_backfill._columns(target_relation, names.exclude_columns, 'exclude_columns') | map(attribute='name') | list %}
+  {% set excluded = dbt_backfill._columns(target_relation, spec.exclude_columns, 'exclude_columns') | map(attribute='name') | list %}
   {% set material = dbt_backfill._column_names(target_relation) | reject('in', excluded) | list %}
-  {{ return(dbt_backfill._backfill_scope(target_relation, spec.partition_by, names.business_key, names.additive, material)) }}
+  {{ return(dbt_backfill._backfill_scope(target_relation, spec.partition_by, spec.business_key, spec.additive, material)) }}
 {% endmacro %}

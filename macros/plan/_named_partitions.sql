@@ -13,9 +13,7 @@
     {% for value in from_ranges %}{% do by_range.update({value: true}) %}{% endfor %}
     {% set alone = vacant | reject('in', by_range) | list %}
     {% if alone %}
-      {% do dbt_backfill._fail('partition(s) ' ~ alone[:20] | join(', ')
-          ~ (' and ' ~ (alone | length - 20) ~ ' more' if alone | length > 20 else '') ~ ' hold no rows in the target and none in the model\'s output: there is nothing '
-          ~ 'to repair. Check the values (and their format). No packet was written and the target is unchanged.') %}
+      {% do dbt_backfill._fail(dbt_backfill._vacant_refusal(alone)) %}
     {% endif %}
     {% set left_out = {} %}
     {% for value in vacant %}{% do left_out.update({value: true}) %}{% endfor %}

@@ -13,6 +13,10 @@
     {% do dbt_backfill._fail('partitions must be a list of values, or one comma-separated string, got '
         ~ dbt_backfill._yaml_kind(given) ~ '. Nothing was changed.') %}
   {% endif %}
+  {% if not given or '' in given %}
+    {% do dbt_backfill._fail('partitions must be a comma-separated list of partition values, none empty, got '
+        ~ dbt_backfill._shown_plain(partitions if partitions is string else tojson(partitions)) ~ '. Nothing was changed.') %}
+  {% endif %}
   {% set items = [] %}
   {% for item in given %}
     {% if item is string %}

@@ -20,7 +20,6 @@
   {% set expires_at = dbt_backfill._approval_deadline(approval_ttl) %}
   {% set proof_settings = dbt_backfill._window_proof_settings(window_proof_max_age, prove_window) %}
   {% set node = dbt_backfill._model_node(model) if model else none %}
-  {% if node is not none %}{% do dbt_backfill._check_materialization(node, allowances) %}{% endif %}
   {% set target_relation, target_columns, scope = dbt_backfill._plan_target(target, partition_by, business_key, order_by,
                                                                              additive, exclude_columns) %}
   {% set partitions, vacant = dbt_backfill._named_partitions(target_relation, scope, model_sql, partitions, from_ranges) %}
@@ -74,22 +73,3 @@
   {{ return(plan) }}
 {% endmacro %}
 
-{#
-  What a backfill of the model would mean, from how dbt materializes it. A view runs its SQL on every read and an
-  ephemeral model has no relation: both are always current, so there is nothing to repair. A table is rebuilt
-  whole by its next run, which replaces whatever a backfill wrote: planned only when the caller says why
-  (allowances.table_model, from --allow-table / allow_table), and the reason is kept in the packet. Incremental
-  models, and materializations dbt-backfill does not know, are planned.
-#}
-{% macro _check_materialization(node, allowances) %}
-  {% set materialized = node.config.materialized %}
-  {% if materialized in ('view', 'ephemeral') %}
-    {% do dbt_backfill._fail(node.name ~ ' is materialized as ' ~ ('a view: it runs its SQL on every read' if materialized == 'view'
-        else 'ephemeral: it has no table, its SQL is inlined where it is read') ~ ', so it is always current and there is '
-        ~ 'nothing to repair. Nothing was changed.') %}
-  {% elif materialized == 'table' and not allowances.get('table_model') %}
-    {% do dbt_backfill._fail(node.name ~ ' is materialized as a table: its next `dbt run` rebuilds it whole from its '
-        ~ 'sources, replacing whatever a backfill writes (rebuilding it is the repair). To replace partitions until then, '
-        ~ 'say why: --allow-table "<reason>" (pure dbt: allow_table: <reason>), kept in the packet. Nothing was changed.') %}
-  {% endif %}
-{% endmacro %}

@@ -45,3 +45,23 @@
 {% macro _new_run_id() %}
   {{ return(modules.datetime.datetime.utcnow().strftime('%Y%m%d_%H%M%S_') ~ 'p' ~ invocation_id[:3]) }}
 {% endmacro %}
+
+{#
+  What a backfill of the model would mean, from how dbt materializes it. A view runs its SQL on every read and an
+  ephemeral model has no relation: both are always current, so there is nothing to repair. A table is rebuilt
+  whole by its next run, which replaces whatever a backfill wrote: planned only when the caller says why
+  (allowances.table_model, from --allow-table / allow_table), and the reason is kept in the packet. Incremental
+  models, and materializations dbt-backfill does not know, are planned.
+#}
+{% macro _check_materialization(node, allowances) %}
+  {% set materialized = node.config.materialized %}
+  {% if materialized in ('view', 'ephemeral') %}
+    {% do dbt_backfill._fail(node.name ~ ' is materialized as ' ~ ('a view: it runs its SQL on every read' if materialized == 'view'
+        else 'ephemeral: it has no table, its SQL is inlined where it is read') ~ ', so it is always current and there is '
+        ~ 'nothing to repair. Nothing was changed.') %}
+  {% elif materialized == 'table' and not allowances.get('table_model') %}
+    {% do dbt_backfill._fail(node.name ~ ' is materialized as a table: its next `dbt run` rebuilds it whole from its '
+        ~ 'sources, replacing whatever a backfill writes (rebuilding it is the repair). To replace partitions until then, '
+        ~ 'say why: --allow-table "<reason>" (pure dbt: allow_table: <reason>), kept in the packet. Nothing was changed.') %}
+  {% endif %}
+{% endmacro %}

@@ -16,57 +16,31 @@
                        prove_window=none) %}
   {% if not execute %}{{ return('') }}{% endif %}
   {% set node = dbt_backfill._model_node(model) %}
-  {% set spec = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') %}
-  {% if not spec or not spec.get('partition_by') or not spec.get('business_key') %}
-    {% do dbt_backfill._fail(model ~ ' declares no meta.backfill with partition_by and business_key: the pure-dbt path '
-        ~ 'takes the contract from the model. Nothing was changed.') %}
-  {% endif %}
-  {# never trimmed: the round trip through the column's type refuses a value it would rewrite (_check_partition_values) #}
-  {% set items = dbt_backfill._partition_items(partitions, spec.partition_by,
-      api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias or node.name)) %}
-  {% set partitions = dbt_backfill._expanded_partitions(items) %}
-  {# the values only a range names: left out when no side holds them (_plan) #}
-  {% set named_alone = {} %}  {# a map: `reject('in', ...)` over a list would cost the square of the values #}
-  {% for item in items if '..' not in item or dbt_backfill._quoted_value(item) is not none %}
-    {% do named_alone.update({dbt_backfill._expanded_partitions([item])[0]: true}) %}
-  {% endfor %}
-  {% set from_ranges = partitions | reject('in', named_alone) | list %}
-  {% if not partitions or (partitions | unique | list | length) != (partitions | length) %}
-    {% do dbt_backfill._fail('partitions must name each partition value once, got ' ~ tojson(partitions) ~ '. Nothing was changed.') %}
-  {% endif %}
-  {% set names = {} %}
-  {% for field in ['business_key', 'order_by', 'additive', 'exclude_columns'] %}
-    {% set value = spec.get(field) or [] %}
-    {% do names.update({field: value.split(',') | map('trim') | list if value is string else value}) %}
-  {% endfor %}
-  {% set watermark = spec.get('watermark') %}
-  {% if watermark is string %}{% set watermark = {'column': watermark} %}{% endif %}
-
-  {% set model_sql = dbt_backfill._render_model_sql(node) %}
-  {# ends in a letter and three hex digits: YAML 1.1 reads 20261129_181848_1234 as an integer, so an all-digit id
-     would break the apply, verify and rollback commands printed with it, typed as they are #}
-  {% set run_id = modules.datetime.datetime.utcnow().strftime('%Y%m%d_%H%M%S_') ~ 'p' ~ invocation_id[:3] %}
-  {% set target_ref = {'database': node.database, 'schema': node.schema, 'identifier': node.alias or node.name} %}
-  {% set code = {'compiled_sql_sha256': dbt_backfill._sha256_of_text(model_sql), 'git_commit': none,
-                 'dbt_backfill_version': dbt_backfill._version(), 'dbt_version': dbt_version} %}
   {% set allowances = {} %}
   {% if allow_empty %}{% do allowances.update({'empty_partitions': allow_empty}) %}{% endif %}
   {% if allow_watermark_move %}{% do allowances.update({'watermark_move': allow_watermark_move}) %}{% endif %}
   {% if allow_table %}{% do allowances.update({'table_model': allow_table}) %}{% endif %}
+  {# meta.backfill, the materialization, the partition values and the run's id, read as the CLI's resolve_plan reads them #}
+  {% set resolved = dbt_backfill._resolve_plan(node, partitions, {}, allowances) %}
+  {% set spec, partitions, run_id = resolved.spec, resolved.partitions, resolved.run_id %}
+  {% set model_sql = dbt_backfill._render_model_sql(node) %}
+  {% set target_ref = {'database': node.database, 'schema': node.schema, 'identifier': node.alias or node.name} %}
+  {% set code = {'compiled_sql_sha256': dbt_backfill._sha256_of_text(model_sql), 'git_commit': none,
+                 'dbt_backfill_version': dbt_backfill._version(), 'dbt_version': dbt_version} %}
   {% set commands = dbt_backfill._pure_dbt_commands(run_id, model) %}
 
-  {% set plan = dbt_backfill._plan(run_id, node.name, target_ref, model_sql, spec.partition_by, names.business_key,
-      partitions, none, names.order_by, names.additive, names.exclude_columns, spec.get('stage_schema'), watermark,
-      spec.get('checks') or [], spec.get('cost_warning') or {}, allowances, code, batch_size, commands,
-      approval_ttl=spec.get('approval_ttl'), input_window=spec.get('input_window'), from_ranges=from_ranges,
-      window_proof_max_age=spec.get('window_proof_max_age'), prove_window=prove_window) %}
+  {% set plan = dbt_backfill._plan(run_id, node.name, target_ref, model_sql, spec.partition_by, spec.business_key,
+      partitions, none, spec.order_by, spec.additive, spec.exclude_columns, spec.stage_schema, spec.watermark,
+      spec.checks, spec.cost_warning, allowances, code, batch_size, commands,
+      approval_ttl=spec.approval_ttl, input_window=spec.input_window, from_ranges=resolved.from_ranges,
+      window_proof_max_age=spec.window_proof_max_age, prove_window=prove_window) %}
   {% set markdown = plan.pop('markdown') %}
-  {% do dbt_backfill._refuse_vacant_plan(plan, target_ref, run_id, node.name) %}
+  {% do dbt_backfill._refuse_planned(plan, dbt_backfill._plan_refusal(plan, allowances), target_ref, run_id, node.name) %}
   {% if plan.nothing_to_change %}
     {% do dbt_backfill._drop_unchanged_plan(plan, target_ref, run_id, node.name) %}
     {{ return('') }}
   {% endif %}
-  {% do dbt_backfill._record_plan_packet(plan, markdown, target_ref, run_id, node.name, watermark) %}
+  {% do dbt_backfill._record_plan_packet(plan, markdown, target_ref, run_id, node.name, spec.watermark) %}
 {% endmacro %}
 
 {# The next steps, as the written plan names them on the pure-dbt path: dbt run-operation commands. #}
@@ -81,22 +55,26 @@
       'history': "`dbt run-operation dbt_backfill.backfill_history --args '{model: " ~ model ~ "}'`"}) }}
 {% endmacro %}
 
-{# A partition with no rows in the target and none in the build: nothing to repair there, and most often a value in
-   the wrong format. Refused as the CLI refuses it (workflow/plan.py _check_builds), its stages dropped. #}
-{% macro _refuse_vacant_plan(plan, target_ref, run_id, model) %}
-  {% set vacant = [] %}
-  {% for p in plan.partitions if p.builds.a.row_count == 0 and p.target_before.row_count == 0 %}
-    {% do vacant.append(p.value) %}
-  {% endfor %}
-  {% if vacant %}
+{# A plan the package refuses once its stages are built (_plan_refusal), refused here as the CLI refuses it: its
+   stages dropped (or kept, two builds to compare, with the command that drops them), `plan_failed` recorded. #}
+{% macro _refuse_planned(plan, refusal, target_ref, run_id, model) %}
+  {% if refusal is none %}{{ return(none) }}{% endif %}
+  {% if refusal.keep_stages %}
+    {% set kept = [] %}
+    {% for p in plan.partitions %}{% for ref in [p.stage, p.stage_b] %}{% do kept.append(dbt_backfill._relation_name(dbt_backfill._relation(ref))) %}{% endfor %}{% endfor %}
+    {% set said = ' Its stages are kept so the two builds can be compared: ' ~ kept | join(', ') ~ '; drop them with '
+        ~ '`dbt run-operation dbt_backfill.clean_backfill --args \'{run_id: ' ~ run_id ~ '}\'`.' %}
+  {% else %}
     {% set dropped = dbt_backfill._drop_planned_stages(plan, target_ref, run_id, model, 'plan refused') %}
-    {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'plan_failed', run_id,
-        {'model': model, 'outcome': 'vacant partitions', 'detail': vacant | join(', ')}) %}
-    {% do dbt_backfill._commit() %}
-    {% do dbt_backfill._fail('partition(s) ' ~ vacant | join(', ') ~ ' hold no rows in the target and none in the '
-        ~ 'model\'s output: there is nothing to repair. Check the values (and their format). No packet was written and '
-        ~ 'the target is unchanged. Its stages were dropped (' ~ dropped | length ~ ' relation(s)).') %}
+    {% set said = ' Its stages were dropped (' ~ dropped | length ~ ' relation(s)).' if dropped else ' It built no stages.' %}
   {% endif %}
+  {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'plan_failed', run_id,
+      {'model': model, 'outcome': refusal.reason or 'error', 'detail': refusal.message}) %}
+  {% do dbt_backfill._commit() %}
+  {% if refusal.reason %}
+    {% do dbt_backfill._refuse(refusal.reason, refusal.message ~ said, refusal.details) %}
+  {% endif %}
+  {% do dbt_backfill._fail(refusal.message ~ said) %}
 {% endmacro %}
 
 {# Nothing to approve: every partition already holds exactly the rows its build gives. No packet, and the stages this
@@ -129,8 +107,9 @@
   {% do dbt_backfill._commit() %}
 
   {% do log(markdown, info=true) %}
-  {% if plan.review.verdict == 'BLOCK' %}
-    {% do log('Packet recorded for review only (BLOCK): apply_backfill refuses it. Run ' ~ run_id ~ ', sha256 ' ~ packet_sha256 ~ '.', info=true) %}
+  {% set for_review = dbt_backfill._review_refusal(plan) %}
+  {% if for_review %}
+    {% do log('Packet recorded for review only: apply_backfill refuses it. Run ' ~ run_id ~ ', sha256 ' ~ packet_sha256 ~ '.', info=true) %}
   {% else %}
     {% do log('Packet recorded in ' ~ plan.audit_relation ~ ': run ' ~ run_id ~ ', sha256 ' ~ packet_sha256 ~ '. Nothing in the target '
         ~ 'has changed. Once approved: dbt run-operation dbt_backfill.apply_backfill --args \'{run_id: ' ~ run_id ~ ', approved_sha256: '
@@ -138,11 +117,13 @@
   {% endif %}
   {% do dbt_backfill._emit_result('plan_backfill', {'run_id': run_id, 'packet_sha256': packet_sha256,
       'verdict': plan.review.verdict, 'audit': plan.audit_relation, 'target': dbt_backfill._relation_name(target_relation)}) %}
-  {% if plan.review.verdict == 'BLOCK' %}
+  {% if for_review %}
     {# a dbt Cloud job that plans must fail here, as `dbt-backfill plan` exits 3: nothing can apply this packet #}
-    {% do dbt_backfill._refuse('review_blocked', 'the review judged the plan BLOCK (' ~ plan.review.reason ~ '). The packet '
-        ~ 'is recorded for review only (run ' ~ run_id ~ ', sha256 ' ~ packet_sha256 ~ '); apply_backfill refuses it. Fix the '
-        ~ 'cause and plan again. The target is unchanged.', {'run_id': run_id, 'packet_sha256': packet_sha256}) %}
+    {% set details = {'run_id': run_id, 'packet_sha256': packet_sha256} %}
+    {% do details.update(for_review.details) %}
+    {% do dbt_backfill._refuse(for_review.reason, for_review.message ~ ' The packet is recorded for review only (run '
+        ~ run_id ~ ', sha256 ' ~ packet_sha256 ~ '); apply_backfill refuses it. Fix the cause and plan again. The target '
+        ~ 'is unchanged.', details) %}
   {% endif %}
 {% endmacro %}
 
@@ -152,8 +133,11 @@
   {% set dropped = [] %}
   {% for p in plan.partitions %}
     {% for ref in [p.stage, p.stage_b] %}
-      {% do dbt_backfill._execute('drop table if exists ' ~ dbt_backfill._relation(ref), fetch=false) %}
-      {% do dropped.append(dbt_backfill._relation_name(dbt_backfill._relation(ref))) %}
+      {# counted only where it was there: a plan that found its partitions vacant built none #}
+      {% if adapter.get_relation(database=ref.database, schema=ref.schema, identifier=ref.identifier) is not none %}
+        {% do dbt_backfill._execute('drop table if exists ' ~ dbt_backfill._relation(ref), fetch=false) %}
+        {% do dropped.append(dbt_backfill._relation_name(dbt_backfill._relation(ref))) %}
+      {% endif %}
     {% endfor %}
   {% endfor %}
   {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'cleaned', run_id, {'model': model,

@@ -15,8 +15,12 @@
                      additive=[], exclude_columns=[], stage_schema=none, watermark=none, model=none, checks=[],
                      cost_warning={}, allowances={}, code={}, batch_size=5, commands={}, approval_ttl=none,
                      input_window=none, from_ranges=[], window_proof_max_age=none, prove_window=none) %}
-  {% do dbt_backfill._emit_result('plan', dbt_backfill._plan(run_id, model, target, model_sql, partition_by, business_key,
+  {% set plan = dbt_backfill._plan(run_id, model, target, model_sql, partition_by, business_key,
       partitions, sources, order_by, additive, exclude_columns, stage_schema, watermark, checks, cost_warning, allowances,
       code, batch_size, commands, record_planned=false, approval_ttl=approval_ttl, input_window=input_window,
-      from_ranges=from_ranges, window_proof_max_age=window_proof_max_age, prove_window=prove_window)) %}
+      from_ranges=from_ranges, window_proof_max_age=window_proof_max_age, prove_window=prove_window) %}
+  {# the CLI refuses with these words as plan_backfill does, then says what became of the stages in its own failure path #}
+  {% do plan.update({'refusal': dbt_backfill._plan_refusal(plan, allowances),
+                     'review_refusal': dbt_backfill._review_refusal(plan)}) %}
+  {% do dbt_backfill._emit_result('plan', plan) %}
 {% endmacro %}

@@ -141,87 +141,16 @@ def _git_commit(project_dir: Path) -> str | None:
     return completed.stdout.strip() or None
 
 
-def _check_builds(partitions: list[PartitionPlan], stage_schema: str, allow_empty: str | None) -> None:
-    differing = [p for p in partitions if p.builds["a"] != p.builds["b"]]
-    if differing:
-        described = "; ".join(
-            f"{p.value}: a {p.builds['a'].describe()} vs b {p.builds['b'].describe()}" for p in differing
-        )
-        raise BackfillRefused(
-            "builds_differ",
-            f"the two builds differ for partition(s) {', '.join(p.value for p in differing)} ({described}). The model "
-            f"does not give the same rows twice from the same source (random(), now(), a newest-wins order with "
-            f"ties, an unordered limit). No packet was written and the target is unchanged.",
-            {"partitions": [p.value for p in differing]},
-        )
-    broken = [p for p in partitions if p.fingerprint.null_keys or p.fingerprint.duplicate_keys]
-    if broken:
-        described = "; ".join(
-            f"{p.value}: {p.fingerprint.null_keys} null, {p.fingerprint.duplicate_keys} duplicated" for p in broken
-        )
-        raise BackfillRefused(
-            "business_key",
-            f"the business key does not identify one row per key in partition(s) {described}. Fix the model's "
-            f"newest-wins logic or the declared business_key. No packet was written and the target is unchanged.",
-            {"partitions": [p.value for p in broken]},
-        )
-    nothing = [p for p in partitions if p.fingerprint.row_count == 0 and p.target_before.row_count == 0]
-    if nothing:
-        raise BackfillError(
-            f"partition(s) {', '.join(p.value for p in nothing)} hold no rows in the target and none in the model's "
-            f"output: there is nothing to repair. Check the values (and their format). No packet was written and "
-            f"the target is unchanged."
-        )
-    emptied = [p for p in partitions if p.fingerprint.row_count == 0 and p.target_before.row_count > 0]
-    if emptied and not allow_empty:
-        raise BackfillRefused(
-            "empty_stage",
-            f"the model produces no rows for partition(s) {', '.join(p.value for p in emptied)}, where the target "
-            f"holds {', '.join(str(p.target_before.row_count) for p in emptied)} rows: applying would empty them. "
-            f"Check the partition values and the source; if emptying is right, plan again with --allow-empty "
-            f'"<reason>". No packet was written and the target is unchanged.',
-            {"partitions": [p.value for p in emptied]},
-        )
-
-
-def _check_keys_and_watermark(
-    result: Mapping[str, Any], business_key: Sequence[str], allow_watermark_move: str | None
-) -> None:
-    collisions = result.get("key_collisions") or []
-    if collisions:
-        described = "; ".join(
-            f"{'|'.join(business_key)}={c['key']} in {c['partition']} and in {c['also_in']}" for c in collisions
-        )
-        raise BackfillRefused(
-            "key_in_two_partitions",
-            f"after the backfill these keys would be in two partitions ({described}): a row moved between "
-            f"partitions and only one side is named. Name every partition it moved between. No packet was written and the target "
-            f"is unchanged.",
-            {"collisions": collisions},
-        )
-    moved_out = result.get("keys_moved_out") or []
-    if moved_out:
-        described = "; ".join(
-            f"{'|'.join(business_key)}={m['key']} leaves {m['partition']} for {m['moved_to']}" for m in moved_out
-        )
-        to_add = sorted({m["moved_to"] for m in moved_out})
-        raise BackfillRefused(
-            "key_moved_out_of_scope",
-            f"rows would be lost: a full build of the model places these keys in partitions the plan does not name "
-            f"({described}); replacing the named partitions alone would leave them in no partition. Add "
-            f"{', '.join(to_add)} to --partitions. No packet was written and the target is unchanged.",
-            {"moved_out": moved_out, "partitions_to_add": to_add},
-        )
-    watermark = result.get("watermark")
-    if watermark and watermark["raised"] and not allow_watermark_move:
-        raise BackfillRefused(
-            "watermark_raised",
-            f"the backfill would raise the live job's watermark max({watermark['before']['column']}) from "
-            f"{watermark['before']['value']} to {watermark['after']['value']}: the next scheduled run would resume "
-            f"from there and skip what lies between. Leave the newest partitions to the live job, or plan again "
-            f'with --allow-watermark-move "<reason>". No packet was written and the target is unchanged.',
-            {"watermark": watermark},
-        )
+def _refuse_as_planned(result: Mapping[str, Any]) -> None:
+    """What the package refuses once the stages are built (macros/plan/_plan_refusal.sql: two builds that differ, a
+    broken business key, a vacant or emptied partition, keys in two partitions or out of the named ones, a raised
+    watermark), raised with its words: plan_backfill refuses the same, the same way."""
+    refusal = result.get("refusal")
+    if refusal is None:
+        return
+    if refusal["reason"] is None:
+        raise BackfillError(refusal["message"])
+    raise BackfillRefused(refusal["reason"], refusal["message"], refusal.get("details") or {})
 
 
 def plan(runner: DbtRunner, request: PlanRequest, now: dt.datetime | None = None) -> PlanResult | NothingToChange:
@@ -406,17 +335,16 @@ def _plan(
     run_id = resolved["run_id"]
     result = _plan_stages(runner, request, node, spec, resolved, path, code)
     planned = [_planned_partition(item) for item in result["partitions"]]
-    _check_builds(planned, result["stage_schema"], request.allow_empty)
+    _refuse_as_planned(result)
     if result.get("nothing_to_change"):  # every partition equals its build, fingerprint and commitment (_plan)
         raise _AllEqual(planned)
-    _check_keys_and_watermark(result, spec.business_key, request.allow_watermark_move)
     packet = _packet(runner, request, node, spec, result, run_id, now, code, planned)
     markdown = (
         f"{result['markdown'].rstrip()}\n\n---\nThis plan describes packet `{path.name}`, SHA-256 "
         f"`{packet.sha256()}`: an approval binds to exactly that content.\n"
     )
     _write(runner, packet, path, markdown)
-    _refuse_for_review(packet, path)
+    _refuse_for_review(result, path)
     return PlanResult(
         packet=packet,
         path=path,
@@ -562,26 +490,16 @@ def _write(runner: DbtRunner, packet: Packet, path: Path, markdown: str) -> None
         plan_document_path(path).write_text(markdown)
 
 
-def _refuse_for_review(packet: Packet, path: Path) -> None:
-    """A packet whose gates failed or whose review says BLOCK is written for review, and the plan is refused."""
-    document = plan_document_path(path)
-    if packet.failed_gates:
-        described = "; ".join(
-            f"{g['check']} on {g['partition']}: {g['observed']}, expected {g['expected']}" for g in packet.failed_gates
-        )
+def _refuse_for_review(result: Mapping[str, Any], path: Path) -> None:
+    """A packet whose gates failed or whose review says BLOCK is written for review, and the plan is refused with
+    the package's words (macros/plan/_review_refusal.sql), as plan_backfill refuses it."""
+    refusal = result.get("review_refusal")
+    if refusal is not None:
         raise BackfillRefused(
-            "gate_failed",
-            f"reconciliation gate(s) of meta.backfill.checks failed ({described}). The packet and plan are written "
-            f"for review ({path}, {document}); approve and apply refuse it. The target is unchanged.",
-            {"packet": str(path), "gates": packet.failed_gates},
-        )
-    if packet.blocking_checks:
-        described = "; ".join(f"{c['check']}: {c['finding']}" for c in packet.blocking_checks)
-        raise BackfillRefused(
-            "review_blocked",
-            f"the review judged the plan BLOCK ({described}). The packet and plan are written for review ({path}, "
-            f"{document}); approve and apply refuse it. The target is unchanged.",
-            {"packet": str(path), "checks": packet.blocking_checks},
+            refusal["reason"],
+            f"{refusal['message']} The packet and plan are written for review ({path}, {plan_document_path(path)}); "
+            f"approve and apply refuse it. The target is unchanged.",
+            {"packet": str(path), **refusal["details"]},
         )
 
 

@@ -1,0 +1,228 @@
+"""One home for every rule (issue 40): what a plan is asked for is read by the package (macros/plan/_resolve_plan:
+meta.backfill and its keys' types, order_by, the materialization, the partition values and their ranges, the run's
+id; _vacant_refusal: partitions with no rows on either side), and the CLI calls it. So `dbt-backfill plan` and
+`dbt run-operation dbt_backfill.plan_backfill` refuse the same requests, as the same kind of failure, with the same
+words; a plan either takes gets a run id of the same form. PostgreSQL and DuckDB, through real dbt."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from backends import TRANSACTIONAL_ADAPTERS
+
+MODEL = "fct_trips_variant"
+# (what is asked, the partitions, the variant model's --vars, the words both paths say)
+REFUSED_BEFORE_ANY_BUILD = [
+    (
+        "an empty range",
+        "2026-03-05..2026-03-01",
+        {},
+        'partition range "2026-03-05..2026-03-01" is empty: its first value comes after its last. Nothing was changed.',
+    ),
+    (
+        "a range of neither dates nor integers",
+        "v1..v2",
+        {},
+        'partition range "v1..v2" is not first..last of two ISO dates (2026-01-01..2026-03-31) or two integers '
+        "(1..12). Nothing was changed.",
+    ),
+    (
+        "a day no calendar has",
+        "2026-02-27..2026-02-30",
+        {},
+        'partition range "2026-02-27..2026-02-30" names a day no calendar has. Nothing was changed.',
+    ),
+    (
+        "ranges over the cap together",
+        "1..9999,10000..19998,19999..29997",
+        {},
+        "the partitions named come to more than 10,000 values (every range and value together). Nothing was changed.",
+    ),
+    (
+        "a value named twice",
+        "2026-03-01,2026-02-28..2026-03-02",
+        {},
+        'partition(s) "2026-03-01" named more than once. Nothing was changed.',
+    ),
+    (
+        "a value holding a control character",
+        "2026-03-01,x\nrefused: forged line",
+        {},
+        'partition value "x\\nrefused: forged line" holds a control or invisible character ("\\n", character 2): no '
+        "partition is named so. Nothing was changed.",
+    ),
+    (
+        "an empty item",
+        "2026-03-01,,2026-03-02",
+        {},
+        "partitions must be a comma-separated list of partition values, none empty, got 2026-03-01,,2026-03-02. "
+        "Nothing was changed.",
+    ),
+    (
+        "an order_by entry that is no column and direction",
+        "2026-03-01",
+        {"variant_order_by": ["updated_at newest"]},
+        'meta.backfill.order_by of fct_trips_variant: "updated_at newest" is not a column optionally followed by asc '
+        "or desc (e.g. `updated_at desc`: the newest version of a key wins). Nothing was changed.",
+    ),
+    (
+        "a business key that is not a list of names",
+        "2026-03-01",
+        {"variant_business_key": [{"trip_id": 1}]},
+        "meta.backfill.business_key of fct_trips_variant must be a column name or a list of column names, not "
+        '[{"trip_id": 1}]. Nothing was changed.',
+    ),
+    (
+        "a cost warning that is not positive",
+        "2026-03-01",
+        {"variant_cost_warning": {"rows": -1}},
+        "meta.backfill.cost_warning of fct_trips_variant must be {rows: N, bytes: N} with positive integers, not "
+        '{"rows": -1}. Nothing was changed.',
+    ),
+    (
+        "checks that are not one-key mappings",
+        "2026-03-01",
+        {"variant_checks": "row_count_change_pct"},
+        "meta.backfill.checks of fct_trips_variant must be a list of one-key mappings (e.g. - row_count_change_pct: "
+        '10), not "row_count_change_pct". Nothing was changed.',
+    ),
+    (
+        "a watermark of an unknown kind",
+        "2026-03-01",
+        {"variant_watermark": {"table": "analytics.fct_trips_variant"}},
+        "meta.backfill.watermark of fct_trips_variant must be one of {column: <col>}, {relation: <schema.table>} or "
+        '{query: <sql>}, not {"table": "analytics.fct_trips_variant"}. Nothing was changed.',
+    ),
+    (
+        "a window with a negative side",
+        "2026-03-01",
+        {"variant_input_window": {"after": -1}},
+        "meta.backfill.input_window of fct_trips_variant must be {before: N, after: N}: how many days before and "
+        "after a partition its inputs' event_time may lie for the partition's rows (corrections that arrive up to "
+        '30 days later: {after: 30}), each a whole number >= 0, not {"after": -1}. Nothing was changed.',
+    ),
+    (
+        "a depends_on_window with an unknown side",
+        "2026-03-01",
+        {"variant_depends_on_window": {"later": 3}},
+        "meta.backfill.depends_on_window of fct_trips_variant must be {before: N, after: N}: how many partitions "
+        "before and after a changed partition of its parents its own rows depend on (a trailing 28-day metric: "
+        '{after: 27}), each a whole number >= 0, not {"later": 3}. Nothing was changed.',
+    ),
+    (
+        "a view, always current",
+        "2026-03-01",
+        {"variant_materialized": "view"},
+        "fct_trips_variant is materialized as a view: it runs its SQL on every read, so it is always current and "
+        "there is nothing to repair. Nothing was changed.",
+    ),
+    (
+        "a table without a reason",
+        "2026-03-01",
+        {"variant_materialized": "table"},
+        "fct_trips_variant is materialized as a table: its next `dbt run` rebuilds it whole from its sources, "
+        "replacing whatever a backfill writes (rebuilding it is the repair). To replace partitions until then, say "
+        'why: --allow-table "<reason>" (pure dbt: allow_table: <reason>), kept in the packet. Nothing was changed.',
+    ),
+]
+RUN_ID = re.compile(r"[0-9]{8}_[0-9]{6}_p[0-9a-f]{3}")
+
+
+@pytest.fixture(scope="module", params=TRANSACTIONAL_ADAPTERS)
+def published(request, projects, tmp_path_factory):
+    project = projects.new(request.param, tmp_path_factory.mktemp("two_paths")).publish_stale_target()
+    project.stages = stages(project)
+    project.published = project.rows()
+    yield project
+    project.close()
+
+
+def stages(project) -> list[str]:
+    """What plans left in the stage schema: every relation but the audit table (a plan records its refusals)."""
+    return [name for name in project.backend.tables_in("analytics_backfill") if name != "dbt_backfill_audit"]
+
+
+def both_paths(project, partitions: str, variables: dict, **pure_args):
+    """`dbt-backfill plan` and `dbt run-operation dbt_backfill.plan_backfill` asked the same, each as its user types
+    it; each outcome as (the kind of failure or success, the whole output)."""
+    given = ["--vars", json.dumps(variables)] if variables else []
+    cli = project.backfill("plan", MODEL, "--partitions", partitions, *given)
+    pure = project.dbt(
+        "run-operation",
+        "dbt_backfill.plan_backfill",
+        *given,
+        "--args",
+        json.dumps({"model": MODEL, "partitions": partitions, **pure_args}),
+    )
+    cli_kind = {0: "done", 1: "error", 3: "refused"}.get(cli.returncode, f"exit {cli.returncode}")
+    refused = "<<dbt_backfill:refused>>" in pure.output
+    pure_kind = "done" if pure.returncode == 0 else "refused" if refused else "error"
+    return (cli_kind, cli), (pure_kind, pure)
+
+
+@pytest.mark.parametrize(
+    "asked, partitions, variables, says", REFUSED_BEFORE_ANY_BUILD, ids=[case[0] for case in REFUSED_BEFORE_ANY_BUILD]
+)
+def test_both_paths_refuse_what_is_asked_the_same_way_before_anything_is_built(
+    published, asked, partitions, variables, says
+):
+    (cli_kind, cli), (pure_kind, pure) = both_paths(published, partitions, variables)
+    assert (cli_kind, pure_kind) == ("error", "error"), (cli.output, pure.output)
+    assert cli.stderr.strip() == f"error: {says}", cli.stderr
+    assert says in pure.output, pure.output
+    # refused before any build: nothing built, nothing recorded, the target as published
+    assert stages(published) == published.stages
+    assert published.rows() == published.published
+
+
+def test_both_paths_refuse_a_partition_neither_side_holds(published):
+    (cli_kind, cli), (pure_kind, pure) = both_paths(published, "2027-01-01", {})
+    says = (
+        "partition(s) 2027-01-01 hold no rows in the target and none in the model's output: there is nothing to "
+        "repair. Check the values (and their format). No packet was written and the target is unchanged."
+    )
+    assert (cli_kind, pure_kind) == ("error", "error"), (cli.output, pure.output)
+    # found by one read before anything is built (_named_partitions); the CLI says what became of the stages
+    assert cli.stderr.strip() == f"error: {says} It built no stages.", cli.stderr
+    assert says in pure.output, pure.output
+    assert stages(published) == published.stages
+    assert published.rows() == published.published
+
+
+def test_both_paths_refuse_two_builds_that_differ_in_the_same_words_and_give_runs_ids_of_one_form(published):
+    # a random fare: the model does not give the same rows twice
+    (cli_kind, cli), (pure_kind, pure) = both_paths(published, "2026-03-01", {"random_fare": True})
+    assert (cli_kind, pure_kind) == ("refused", "refused"), (cli.output, pure.output)
+    # the same words around each run's own fingerprints (random fares: each build its own)
+    opening = "the two builds differ for partition(s) 2026-03-01 (2026-03-01: a 5 rows, fare "
+    closing = (
+        "). The model does not give the same rows twice from the same source (random(), now(), a newest-wins order "
+        "with ties, an unordered limit). No packet was written and the target is unchanged."
+    )
+    assert cli.stderr.startswith(f"refused: {opening}") and closing in cli.stderr, cli.stderr
+    assert f"dbt_backfill refused (builds_differ): {opening}" in pure.output and closing in pure.output, pure.output
+    assert "Its stages are kept so the two builds can be compared: " in cli.stderr
+    assert "Its stages are kept so the two builds can be compared: " in pure.output
+    assert published.rows() == published.published
+    # each path's refused run, as the audit trail records it: one form of run id
+    runs = published.query(
+        "select run_id from analytics_backfill.dbt_backfill_audit where event = 'plan_failed' "
+        "and outcome = 'builds_differ' order by recorded_at desc limit 2"
+    )
+    assert len(runs) == 2 and all(RUN_ID.fullmatch(run_id) for (run_id,) in runs), runs
+    for (run_id,) in runs:  # the stages kept to compare, then dropped as each path says
+        published.backfill("clean", "--run", run_id)
+
+
+def test_both_paths_write_a_plan_whose_gate_fails_for_review_only_and_refuse_it_in_the_same_words(published):
+    gate = [{"total_matches_control": {"column": "fare", "query": "select 1", "tolerance": 0}}]
+    (cli_kind, cli), (pure_kind, pure) = both_paths(published, "2026-03-01", {"variant_checks": gate})
+    assert (cli_kind, pure_kind) == ("refused", "refused"), (cli.output, pure.output)
+    says = "reconciliation gate(s) of meta.backfill.checks failed (total_matches_control:fare on 2026-03-01: 134.00, "
+    assert cli.stderr.startswith(f"refused: {says}"), cli.stderr
+    assert f"dbt_backfill refused (gate_failed): {says}" in pure.output, pure.output
+    assert "approve and apply refuse it. The target is unchanged." in cli.stderr
+    assert "apply_backfill refuses it. Fix the cause and plan again. The target is unchanged." in pure.output
+    assert published.rows() == published.published
