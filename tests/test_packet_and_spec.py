@@ -12,10 +12,8 @@ from dbt_backfill.dbt_runner import redact, require_supported_adapter
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Changes, Packet, PacketFile, PartitionPlan, RelationRef
-from dbt_backfill.spec import BackfillSpec
 from dbt_backfill.workflow.approval import approval_problem
 from dbt_backfill.workflow.approve import approve as approve_packet
-from dbt_backfill.workflow.plan import parse_partitions
 
 REPO = Path(__file__).resolve().parent.parent
 NOW = dt.datetime(2026, 3, 25, 12, 0, tzinfo=dt.timezone.utc)
@@ -135,60 +133,6 @@ def test_fingerprints_compare_as_values():
     assert uncounted != fingerprint(total="134.0")
 
 
-def test_scope_comes_from_meta_with_command_line_overrides():
-    meta = {
-        "partition_by": "trip_date",
-        "business_key": ["trip_id"],
-        "order_by": ["updated_at"],
-        "protected": True,
-        "additive": ["fare"],
-    }
-    spec = BackfillSpec.resolve("fct_trips", meta, {"additive": "fare,tip", "business_key": None})
-    assert spec.partition_by == "trip_date" and spec.business_key == ("trip_id",)
-    assert spec.additive == ("fare", "tip") and spec.protected
-
-
-@pytest.mark.parametrize(
-    "meta, overrides, message",
-    [
-        (None, {}, "has no meta.backfill"),
-        ({"business_key": ["trip_id"]}, {}, "partition_by"),
-        ({"partition_by": "trip_date"}, {}, "business_key"),
-        ({"partition_by": "trip_date", "business_key": ["trip_id"], "partiton_by": "x"}, {}, "unknown key"),
-        ({"partition_by": "trip_date", "business_key": [1]}, {}, "list of column names"),
-        (
-            {"partition_by": "trip_date", "business_key": ["trip_id"], "checks": {"row_count_change_pct": 5}},
-            {},
-            "checks of fct_trips must be a list of one-key mappings",
-        ),
-        (
-            {"partition_by": "trip_date", "business_key": ["trip_id"], "checks": [{"a": 1, "b": 2}]},
-            {},
-            "one-key mappings",
-        ),
-        (
-            {"partition_by": "trip_date", "business_key": ["trip_id"], "cost_warning": {"rows": -1}},
-            {},
-            "positive integers",
-        ),
-        ({"partition_by": "trip_date", "business_key": ["trip_id"], "cost_warning": {"tb": 1}}, {}, "cost_warning"),
-    ],
-)
-def test_an_incomplete_scope_is_a_clear_error(meta, overrides, message):
-    with pytest.raises(BackfillError, match=message):
-        BackfillSpec.resolve("fct_trips", meta, overrides)
-
-
-def test_partitions_are_parsed_strictly():
-    # never stripped: " 2026-03-02" reaches the package, whose round trip through the column's type refuses it
-    assert parse_partitions("2026-03-01, 2026-03-02") == ("2026-03-01", " 2026-03-02")
-    assert parse_partitions(["lead", " lead"]) == ("lead", " lead")
-    with pytest.raises(BackfillError, match="more than once"):
-        parse_partitions("2026-03-01,2026-03-01")
-    with pytest.raises(BackfillError, match="comma-separated"):
-        parse_partitions("2026-03-01,,2026-03-02")
-
-
 def test_secret_environment_values_are_redacted():
     env = {"DBT_ENV_SECRET_PG": "hunter2-secret", "PGPASSWORD": "s3cr3t!", "HOME": "/root"}
     assert redact("login hunter2-secret with s3cr3t! at /root", env) == "login **** with **** at /root"
@@ -208,27 +152,6 @@ def test_an_adapter_without_an_implementation_is_refused_before_anything_runs():
         require_supported_adapter("snowflake")
 
 
-def test_watermark_config_is_one_of_three_forms():
-    base = {"partition_by": "d", "business_key": ["k"]}
-    assert BackfillSpec.resolve("m", {**base, "watermark": {"column": "d"}}, {}).watermark == {"column": "d"}
-    assert BackfillSpec.resolve("m", base, {"watermark": "updated_at"}).watermark == {"column": "updated_at"}
-    for bad in ({"columns": "d"}, {"column": "d", "query": "x"}, ["d"], {"query": 1}):
-        with pytest.raises(BackfillError, match="watermark"):
-            BackfillSpec.resolve("m", {**base, "watermark": bad}, {})
-
-
-def test_depends_on_window_is_a_count_of_partitions_before_and_after():
-    base = {"partition_by": "d", "business_key": "k"}
-    assert BackfillSpec.resolve("m", base, {}).depends_on_window == {}
-    assert BackfillSpec.resolve("m", {**base, "depends_on_window": {"after": 27}}, {}).depends_on_window == {
-        "before": 0,
-        "after": 27,
-    }
-    for bad in ({"after": -1}, {"after": "27"}, {"after": True}, {"later": 3}, [27], "27"):
-        with pytest.raises(BackfillError, match=r"depends_on_window of m must be \{before: N, after: N\}"):
-            BackfillSpec.resolve("m", {**base, "depends_on_window": bad}, {})
-
-
 def test_a_packet_whose_gate_failed_cannot_be_approved(tmp_path):
     path = tmp_path / "p.yml"
     dataclasses.replace(
@@ -237,20 +160,6 @@ def test_a_packet_whose_gate_failed_cannot_be_approved(tmp_path):
     with pytest.raises(BackfillRefused, match=r"no_new_nulls:fare on 2026-03-01.*for review only"):
         approve(path, "Dana Owner", now=NOW)
     assert Packet.read(path).approval is None
-
-
-def test_checks_and_cost_warning_resolve_from_meta():
-    spec = BackfillSpec.resolve(
-        "fct_trips",
-        {
-            "partition_by": "trip_date",
-            "business_key": "trip_id",
-            "checks": [{"row_count_change_pct": 5}],
-            "cost_warning": {"rows": 10},
-        },
-        {},
-    )
-    assert spec.checks == ({"row_count_change_pct": 5},) and spec.cost_warning == {"rows": 10}
 
 
 def test_a_packet_with_yaml_aliases_or_of_an_unplanned_size_is_refused_before_it_is_expanded(tmp_path):

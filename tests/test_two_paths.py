@@ -226,3 +226,90 @@ def test_both_paths_write_a_plan_whose_gate_fails_for_review_only_and_refuse_it_
     assert "approve and apply refuse it. The target is unchanged." in cli.stderr
     assert "apply_backfill refuses it. Fix the cause and plan again. The target is unchanged." in pure.output
     assert published.rows() == published.published
+
+
+# -- the package's reading of meta.backfill, on any meta (the cases the CLI's Python copy was tested with) -------------
+
+
+@pytest.fixture(scope="module")
+def package(projects, tmp_path_factory):
+    """A DuckDB project that only parses: what _backfill_spec returns is Jinja, the same on every engine."""
+    project = projects.new("duckdb", tmp_path_factory.mktemp("spec"))
+    yield project
+    project.close()
+
+
+def spec_of(project, meta, overrides=None):
+    return project.dbt(
+        "run-operation",
+        "backfill_spec_of",
+        "--args",
+        json.dumps({"meta": meta, "overrides": overrides or {}}),
+    )
+
+
+BASE = {"partition_by": "trip_date", "business_key": ["trip_id"]}
+
+
+@pytest.mark.duckdb
+@pytest.mark.parametrize(
+    "meta, overrides, resolved",
+    [
+        (
+            {**BASE, "order_by": ["updated_at DESC"], "protected": True, "additive": ["fare"]},
+            {"additive": "fare,tip", "business_key": None},
+            {
+                "business_key": ["trip_id"],
+                "order_by": ["updated_at desc"],
+                "additive": ["fare", "tip"],
+                "protected": True,
+            },
+        ),
+        ({**BASE, "watermark": {"column": "d"}}, {}, {"watermark": {"column": "d"}}),
+        (BASE, {"watermark": "updated_at"}, {"watermark": {"column": "updated_at"}, "depends_on_window": {}}),
+        ({**BASE, "depends_on_window": {"after": 27}}, {}, {"depends_on_window": {"before": 0, "after": 27}}),
+        (
+            {**BASE, "business_key": "trip_id", "checks": [{"row_count_change_pct": 5}], "cost_warning": {"rows": 10}},
+            {},
+            {"business_key": ["trip_id"], "checks": [{"row_count_change_pct": 5}], "cost_warning": {"rows": 10}},
+        ),
+    ],
+)
+def test_the_package_reads_meta_backfill_with_the_overrides_laid_on_top(package, meta, overrides, resolved):
+    read = spec_of(package, meta, overrides)
+    assert read.returncode == 0, read.output
+    spec = read.result("spec")
+    assert {key: spec[key] for key in resolved} == resolved
+
+
+@pytest.mark.duckdb
+@pytest.mark.parametrize(
+    "meta, says",
+    [
+        (None, "fct_trips has no meta.backfill: declare at least partition_by and business_key"),
+        (
+            {"business_key": ["trip_id"]},
+            "fct_trips: meta.backfill.partition_by (or --partition-by) must name one column",
+        ),
+        (
+            {"partition_by": "trip_date"},
+            "fct_trips: meta.backfill.business_key (or --business-key) must name the column",
+        ),
+        ({**BASE, "partiton_by": "x"}, "meta.backfill of fct_trips has unknown key(s) partiton_by; known keys are "),
+        ({**BASE, "checks": {"row_count_change_pct": 5}}, "checks of fct_trips must be a list of one-key mappings"),
+        ({**BASE, "checks": [{"a": 1, "b": 2}]}, "checks of fct_trips must be a list of one-key mappings"),
+        ({**BASE, "cost_warning": {"tb": 1}}, "cost_warning of fct_trips must be {rows: N, bytes: N}"),
+        ({**BASE, "watermark": {"column": "d", "query": "x"}}, "watermark of fct_trips must be one of {column: <col>}"),
+        (
+            {**BASE, "depends_on_window": {"after": "27"}},
+            "depends_on_window of fct_trips must be {before: N, after: N}",
+        ),
+        (
+            {**BASE, "depends_on_window": {"after": True}},
+            "depends_on_window of fct_trips must be {before: N, after: N}",
+        ),
+    ],
+)
+def test_the_package_refuses_a_meta_backfill_it_cannot_read(package, meta, says):
+    read = spec_of(package, meta)
+    assert read.returncode == 1 and says in read.output, read.output
