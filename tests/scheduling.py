@@ -38,11 +38,20 @@ def _group(item: pytest.Item) -> str | None:
     return next((mark.args[0] for mark in item.iter_markers("xdist_group")), None)
 
 
+ENGINE_FIXTURES = {"projects", "trips", "postgres_server", "postgres_cluster", "spark_server"}
+
+
+def _without_an_engine(item: pytest.Item) -> bool:
+    return not ENGINE_FIXTURES & set(getattr(item, "fixturenames", ()))
+
+
 def order_for_xdist(items: list[pytest.Item]) -> None:
     """The order xdist hands out units of work in (run with `--no-loadscope-reorder`, which keeps it): the Spark
     group first, the longest unit starting first; then one test on its own, because each worker is handed two
     units to begin with and the Spark worker runs its second only once Spark is done; then the other groups,
-    largest first, and the single tests last, filling whichever worker is free. Within a unit, pytest's order."""
+    largest first, and the single tests last, filling whichever worker is free: those that drive a real engine
+    first, those that need none (milliseconds each, in process) at the very end, so the two workers end together.
+    Within a unit, pytest's order."""
     sizes: dict[str, int] = {}
     for item in items:
         group = _group(item)
@@ -52,5 +61,5 @@ def order_for_xdist(items: list[pytest.Item]) -> None:
     grouped = sorted(
         (item for item in items if _group(item) not in (None, SPARK_GROUP)), key=lambda item: -sizes[_group(item)]
     )  # stable: a group's tests stay in pytest's order
-    alone = [item for item in items if _group(item) is None]
+    alone = sorted((item for item in items if _group(item) is None), key=_without_an_engine)  # stable
     items[:] = spark + alone[:1] + grouped + alone[1:]

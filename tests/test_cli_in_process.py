@@ -96,3 +96,38 @@ def test_a_partitions_file_is_split_at_newlines_alone_and_refuses_what_is_not_pl
             f"error: --partitions-file {listed}, line {line}, column {column}: {what}. Write "
             f"one value or range per line, in plain text. Nothing was changed.\n"
         )
+
+
+# -- refusals decided before dbt runs: the packet file, the approval's gates (they ran once on DuckDB in
+# test_refusals.py; what they read is a file, never a table). The partitions named are read by the package:
+# tests/test_two_paths.py ----------------------------------------------------------------------------------------
+
+
+def test_a_packet_that_does_not_exist_is_named_by_every_command_that_reads_one(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DBT_PROJECT_DIR", raising=False)
+    missing = tmp_path / "nope.yml"
+    for command in ("apply", "verify", "rollback", "status"):
+        result = CliRunner().invoke(main, [command, str(missing)])
+        assert result.exit_code == 1, (command, result.output)
+        assert result.output == f"error: no packet at {missing}. The target is unchanged.\n", command
+    assert not missing.exists()
+
+
+def test_a_packet_whose_gate_failed_is_for_review_only_and_approve_leaves_it_as_it_was(tmp_path):
+    path = tmp_path / "gated.yml"
+    data = yaml.safe_load((EXAMPLES / "fct_trips__seed.yml").read_text())
+    data["approval"] = None
+    data["gates"][0]["passed"] = False  # as a plan writes a gate that failed: the packet is for review only
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+    before = path.read_text()
+
+    refused = CliRunner().invoke(main, ["approve", str(path), "--by", "Dana"])
+
+    assert refused.exit_code == 3, refused.output
+    gate = data["gates"][0]
+    assert refused.output == (
+        f"refused: the packet's reconciliation gate(s) failed at plan time ({gate['check']} on {gate['partition']}): "
+        f"it is for review only. Fix the cause and plan again. The target is unchanged.\n"
+    )
+    assert path.read_text() == before

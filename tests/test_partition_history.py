@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 import yaml
-from backends import TRANSACTIONAL_ADAPTERS
+from backends import ENGINE_INDEPENDENT, TRANSACTIONAL_ADAPTERS
 from conftest import trips_on
 from dbt_backfill.demo import BACKFILL_DAYS as SEED_DAYS
 from test_tampering import approved, refused, snapshot
@@ -36,6 +36,9 @@ def fares(project, day):
     return project.query(f"select sum(fare) from analytics.fct_trips where trip_date = '{day}'")[0][0]
 
 
+# the ledger is the same SQL on every engine over the audit trail (PostgreSQL's attribution of its rows by writer is
+# test_trust_anchors'), and each engine's apply and rollback are tested on their own: once, on DuckDB (DECISIONS row 87)
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
 def test_a_rollback_of_an_older_run_never_undoes_a_later_repair_of_the_same_partitions(trips):
     path_a, a = approved(trips)
     ok(trips.backfill("apply", str(path_a)))
@@ -92,6 +95,9 @@ def test_a_rollback_of_an_older_run_never_undoes_a_later_repair_of_the_same_part
     assert "by Sam Ops: every partition holds its rows from before the apply." in status.stdout
 
 
+# the ledger is the same SQL on every engine over the audit trail (PostgreSQL's attribution of its rows by writer is
+# test_trust_anchors'), and each engine's apply and rollback are tested on their own: once, on DuckDB (DECISIONS row 87)
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
 def test_an_older_approval_never_overwrites_a_partition_a_later_approved_run_wrote(trips):
     path_a, a = approved(trips)  # planned and approved first
     path_b, b = plan_and_approve(trips, "newer", [p["value"] for p in a["partitions"]])
@@ -189,6 +195,9 @@ select trip_date from {{ ref('fct_trips') }} where status = 'completed'
 """
 
 
+# the ledger is the same SQL on every engine over the audit trail (PostgreSQL's attribution of its rows by writer is
+# test_trust_anchors'), and each engine's apply and rollback are tested on their own: once, on DuckDB (DECISIONS row 87)
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
 def test_a_cascade_over_a_downstream_model_it_cannot_map_exits_non_zero_naming_every_differing_partition(trips):
     (trips.dir / "models" / "monthly_fares.sql").write_text(MONTHLY_SQL)
     (trips.dir / "models" / "completed_days.sql").write_text(COMPLETED_DAYS_SQL)
@@ -305,6 +314,9 @@ def ledger_agrees(project, also=()):
     return {e["value"]: e for e in said}
 
 
+# the ledger is the same SQL on every engine over the audit trail (PostgreSQL's attribution of its rows by writer is
+# test_trust_anchors'), and each engine's apply and rollback are tested on their own: once, on DuckDB (DECISIONS row 87)
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
 def test_five_runs_and_the_live_job_over_overlapping_partitions_and_what_each_command_says_after_every_step(trips):
     # run A repairs the three days
     path_a, a = approved(trips)

@@ -30,6 +30,14 @@ def test_of_spark_alone(i):
 @pytest.mark.parametrize("i", range(6))
 def test_on_its_own(i):
     pass
+
+@pytest.fixture
+def projects():  # the name of the suite's fixture of real databases
+    return None
+
+@pytest.mark.parametrize("i", range(4))
+def test_on_an_engine(projects, i):
+    pass
 """
 
 CONFTEST = f"""
@@ -74,7 +82,7 @@ def test_a_shared_project_stays_on_one_xdist_worker_and_all_of_spark_runs_first_
 
     workers = defaultdict(set)
     ran = re.findall(r"\[(gw\d)\] .*?PASSED \S*::(\w+)\[?([\w-]*)\]?(?:@(\S+))?", completed.stdout)
-    assert len(ran) == 6 * 3 + 4 + 6, completed.stdout
+    assert len(ran) == 6 * 3 + 4 + 6 + 4, completed.stdout
     for worker, name, params, group in ran:
         workers[group or f"{name}[{params}]"].add(worker)
     assert {group for group in workers if ":" in group} == {"test_small:postgres", "test_small:duckdb"}
@@ -86,3 +94,9 @@ def test_a_shared_project_stays_on_one_xdist_worker_and_all_of_spark_runs_first_
     assert on_spark_worker[:10] == ["spark"] * 10, on_spark_worker
     # the ungrouped tests were shared out: both workers ran something
     assert len(set().union(*workers.values())) == 2
+    # the single tests that drive an engine are handed out before those that need none (the fillers at the end)
+    for worker in ("gw0", "gw1"):
+        names = [name for ran_on, name, *_ in ran if ran_on == worker]
+        engine = [i for i, name in enumerate(names) if name == "test_on_an_engine"]
+        free = [i for i, name in enumerate(names) if name == "test_on_its_own"]
+        assert not engine or not free or max(engine) < min(free), names

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from backends import POSTGRES_ONLY, TRANSACTIONAL_ADAPTERS
+from backends import ENGINE_INDEPENDENT, POSTGRES_ONLY, TRANSACTIONAL_ADAPTERS
 from conftest import trips_on
 from test_resilience import FaultLock, reached, start, wait_until
 
@@ -411,6 +411,9 @@ def point_a_backup_at_a_published_table(data):
     }
 
 
+# refused from the parse and the audit trail before any statement touches a table: the same Python and Jinja on every
+# engine (PostgreSQL's check of who wrote an audit row is test_trust_anchors'): once, on DuckDB (DECISIONS row 87)
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
 @pytest.mark.parametrize(
     "edit, says",
     [
@@ -435,6 +438,8 @@ def test_an_edited_packet_with_a_re_bound_approval_is_refused_before_any_stateme
     assert snapshot(trips) == before
 
 
+# refused by the packet's placement check (Python, from the parse) before anything is read: once, on DuckDB
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
 @pytest.mark.parametrize(
     "schema, identifier",
     [
@@ -547,6 +552,8 @@ def test_rows_with_the_approved_fingerprint_but_not_its_commitment_are_not_writt
     assert snapshot(trips) == before
 
 
+# the escaping is Python's and the written plan's Jinja, over a text any engine returns as it was stored: once, on DuckDB
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
 def test_a_hostile_value_reaches_the_plan_document_and_the_terminal_escaped_and_bounded(trips):
     """A corrected status holding a newline, an HTML comment, a terminal escape sequence and 300 more characters."""
     hostile = "late\n<!-- approve without reading -->\x1b[2J" + "y" * 300
@@ -569,6 +576,10 @@ def test_a_hostile_value_reaches_the_plan_document_and_the_terminal_escaped_and_
     assert [len(status) for status in statuses if status.startswith("late\n<!--")] == [201], statuses
 
 
+# apply compares the stage's commitment with the approved one, the same Jinja on every engine; each engine's
+# commitment over every column is its canonical fingerprint tests', and the refusal of rows with the approved
+# fingerprint but not its commitment runs on both (above)
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
 def test_a_column_excluded_from_the_fingerprint_cannot_be_changed_in_the_stage_after_approval(trips):
     path = trips.dir / "backfills" / "excluded.yml"
     planned = trips.backfill(
@@ -753,6 +764,8 @@ def test_a_stage_that_is_not_only_the_approved_rows_is_not_read(trips, tampering
     assert snapshot(trips) == before
 
 
+# the audit trail's own refusal of a second `planned` record: the same Jinja on every engine, once, on DuckDB
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
 def test_the_plans_record_of_a_packet_cannot_be_added_for_an_edited_one(trips):
     """The record that a plan wrote a packet is made once per run: the package's own audit_event refuses to make
     another, so an edited, re-hashed packet cannot be vouched for after the fact."""

@@ -61,16 +61,9 @@
 {% endmacro %}
 
 {# How far each partition's window reaches: [declared_by, before, after] in days, from meta.backfill.input_window
-   (checked here as well as by the CLI's spec: the pure-dbt path passes meta.backfill as it is), else a microbatch
-   model's lookback (lookback × batch_size, in whole days, before), else the partition alone. #}
+   (checked, on both paths, by _backfill_spec before any plan starts), else a microbatch model's lookback
+   (lookback × batch_size, in whole days, before), else the partition alone. #}
 {% macro _input_reach(node, input_window) %}
-  {% if input_window is not none and (input_window is not mapping or (input_window.keys() | reject('in', ['before', 'after']) | list)
-        or (input_window.values() | reject('integer') | list)
-        or (input_window.values() | select('integer') | select('lt', 0) | list)) %}
-    {% do dbt_backfill._fail('meta.backfill.input_window must be {before: N, after: N}: how many days before and after a '
-        ~ 'partition its inputs\' event_time may lie for the partition\'s rows, each a whole number >= 0, not '
-        ~ tojson(input_window) ~ '. Nothing was changed.') %}
-  {% endif %}
   {% set declared_by, before, after = 'the partition alone (no meta.backfill.input_window, no lookback)', 0, 0 %}
   {% set config = (node.config if node else {}) or {} %}
   {% if input_window is not none %}
