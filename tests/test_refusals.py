@@ -210,7 +210,7 @@ CASES = [
         "order_by with a direction that is not asc or desc",
         plan("fct_trips", DAYS, "--order-by", "updated_at newest"),
         1,
-        "'updated_at newest' is not a column optionally followed by asc or desc",
+        '"updated_at newest" is not a column optionally followed by asc or desc',
         engine_free=True,
     ),
     Case(
