@@ -512,7 +512,7 @@ def test_on_the_pure_dbt_path_a_blocked_plan_fails_the_job_and_a_person_reads_li
     assert blocked.returncode == 1, blocked.output
     assert (
         "dbt_backfill refused (gate_failed): reconciliation gate(s) of meta.backfill.checks failed "
-        "(total_matches_control on 2026-03-01: "
+        "(total_matches_control:fare on 2026-03-01: "
     ) in blocked.stdout, blocked.stdout
     assert "The packet is recorded for review only (run " in blocked.stdout, blocked.stdout
     assert "apply_backfill refuses it. Fix the cause and plan again. The target is unchanged." in blocked.stdout

@@ -132,12 +132,10 @@
 {% macro _drop_planned_stages(plan, target_ref, run_id, model, why) %}
   {% set dropped = [] %}
   {% for p in plan.partitions %}
+    {# every plan that reaches here built both stages of each partition (a vacant value stops it before any build) #}
     {% for ref in [p.stage, p.stage_b] %}
-      {# counted only where it was there: a plan that found its partitions vacant built none #}
-      {% if adapter.get_relation(database=ref.database, schema=ref.schema, identifier=ref.identifier) is not none %}
-        {% do dbt_backfill._execute('drop table if exists ' ~ dbt_backfill._relation(ref), fetch=false) %}
-        {% do dropped.append(dbt_backfill._relation_name(dbt_backfill._relation(ref))) %}
-      {% endif %}
+      {% do dbt_backfill._execute('drop table if exists ' ~ dbt_backfill._relation(ref), fetch=false) %}
+      {% do dropped.append(dbt_backfill._relation_name(dbt_backfill._relation(ref))) %}
     {% endfor %}
   {% endfor %}
   {% do dbt_backfill.record_audit_event(dbt_backfill._target_relation(target_ref), 'cleaned', run_id, {'model': model,
