@@ -45,7 +45,7 @@ java-runtime:
 	  { echo "installing a Java 17 runtime for Spark"; apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless >/dev/null; }
 
 # Two xdist workers (the machine's two cores), each with its own PostgreSQL cluster and, if it runs Spark tests,
-# its own Spark server; the 25 slowest tests are printed. The suite's budget: 35 minutes on 2 cores.
+# its own Spark server; the 25 slowest tests are printed. The suite's budget: 30 minutes on 2 cores (DEVELOPING.md).
 PYTEST_WORKERS ?= 2
 
 # The contracts, before any test (seconds): lint and format (ruff), the import floors (import-linter: cli ->
