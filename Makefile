@@ -11,7 +11,7 @@ DEMO_STAMP := $(VENV)/.installed-duckdb
 LOWEST_VENV := .venv-lowest-dbt
 LOWEST_STAMP := $(LOWEST_VENV)/.installed
 
-.PHONY: check test test-lowest-dbt docs demo install postgres-binaries java-runtime clean
+.PHONY: check test test-lowest-dbt docs demo install postgres-binaries java-runtime maven spark-jars clean
 
 $(STAMP): pyproject.toml requirements/test-constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,24 @@ java-runtime:
 	@command -v java >/dev/null 2>&1 || \
 	  { echo "installing a Java 17 runtime for Spark"; apt-get update -qq && apt-get install -y -qq openjdk-17-jre-headless >/dev/null; }
 
+# The Delta and Iceberg runtime jars the test Spark server loads, fetched from Maven Central by mvn (as the machine
+# configures it) into a cache folder of the project's: requirements/spark-table-formats.pom says which and why.
+SPARK_JARS := .cache/spark-jars
+SPARK_JARS_STAMP := $(SPARK_JARS)/.fetched
+
+maven: java-runtime
+	@command -v mvn >/dev/null 2>&1 || \
+	  { echo "installing Maven"; apt-get update -qq && apt-get install -y -qq maven >/dev/null; }
+
+$(SPARK_JARS_STAMP): requirements/spark-table-formats.pom
+	@$(MAKE) --no-print-directory maven
+	rm -rf $(SPARK_JARS) && mkdir -p $(SPARK_JARS)
+	mvn -q -B -Dstyle.color=never -f requirements/spark-table-formats.pom -Dmaven.repo.local=$(abspath .cache/m2) \
+	  dependency:copy-dependencies -DexcludeTransitive=true -DoutputDirectory=$(abspath $(SPARK_JARS))
+	touch $(SPARK_JARS_STAMP)
+
+spark-jars: $(SPARK_JARS_STAMP)
+
 # Two xdist workers (the machine's two cores), each with its own PostgreSQL cluster and, if it runs Spark tests,
 # its own Spark server; the 25 slowest tests are printed. The suite's budget: 30 minutes on 2 cores (DEVELOPING.md).
 PYTEST_WORKERS ?= 2
@@ -56,7 +74,7 @@ check: install
 	$(BIN)/lint-imports
 	$(BIN)/mypy
 
-test: install postgres-binaries java-runtime
+test: install postgres-binaries java-runtime spark-jars
 	$(BIN)/python -m pytest tests -q -n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder --durations=25 $(PYTEST_ARGS)
 ifeq ($(strip $(PYTEST_ARGS)),)
 	$(MAKE) --no-print-directory test-lowest-dbt
@@ -72,7 +90,7 @@ demo: $(DEMO_STAMP)
 	$(BIN)/dbt-backfill demo
 
 clean:
-	rm -rf $(VENV) $(LOWEST_VENV) .pytest_cache
+	rm -rf $(VENV) $(LOWEST_VENV) .pytest_cache .cache
 
 # The transcripts in README.md and docs/: run the documented commands on DuckDB and write their real output where a
 # page marks one (tests/documented.py); `make test` checks them

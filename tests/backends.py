@@ -19,6 +19,13 @@ def _params(*names: str) -> list:
 
 
 ADAPTERS = _params("postgres", "duckdb", "spark")
+# Spark's open table formats (issue 41): the same dbt-spark project, its models' file_format `delta` (on a server whose
+# spark_catalog is Delta's DeltaCatalog, the one "spark" uses too) or `iceberg` (a server of its own: Iceberg's
+# SparkSessionCatalog); marked `spark` as well, so `-m spark` runs every Spark test
+TABLE_FORMATS = [
+    pytest.param(name, marks=[pytest.mark.spark, getattr(pytest.mark, name)], id=name) for name in ("delta", "iceberg")
+]
+SPARK_FORMATS = {"spark": "parquet", "delta": "delta", "iceberg": "iceberg"}
 # engines with multi-statement transactions (and, for PostgreSQL, locks and triggers): what the resilience,
 # concurrency and plan-review tests exercise
 TRANSACTIONAL_ADAPTERS = _params("postgres", "duckdb")
@@ -33,6 +40,9 @@ TIMEZONE_VARIABLE = "DBT_BACKFILL_TEST_TIMEZONE"
 
 class _StandardSqlBackend:
     """What PostgreSQL and DuckDB share: information_schema, CREATE TABLE ... VALUES and UPDATE."""
+
+    saves_state = True
+    file_format = None
 
     def tables_in(self, schema: str) -> list[str]:
         return [
@@ -199,8 +209,12 @@ class SparkBackend:
     name = "spark"
     SAVED = "bf_saved_"  # prefix of the databases that keep saved states: bf_saved_<state>__<database>
 
-    def __init__(self, server) -> None:
+    def __init__(self, server, file_format: str = "parquet") -> None:
         self.server = server
+        # the models' file_format (the project's var spark_file_format); a saved state is a Hive table's DDL and rows,
+        # which would not give a Delta or Iceberg table back with its history, so those projects play every state
+        self.file_format = file_format
+        self.saves_state = file_format == "parquet"
         with self.session() as spark:
             self._drop_databases(spark)
 
@@ -316,7 +330,7 @@ class SparkBackend:
         for pattern, replacement in self.SPARK_TYPES:
             definition = re.sub(pattern, replacement, definition)
         with self.session() as spark:
-            spark.sql(f"create table {table} ({definition}) using parquet")
+            spark.sql(f"create table {table} ({definition}) using {self.file_format}")
             if values:
                 values = values.replace("\\", "\\\\")  # a backslash in a Spark string literal is an escape
                 # cast each literal to its column's type (strings to timestamps and dates)
@@ -333,7 +347,8 @@ class SparkBackend:
         return sorted(row[1] for row in self.query(f"show tables in `{schema}`") if not row[2])
 
     def update(self, table: str, assignments: str, where: str) -> None:
-        """Parquet tables take no UPDATE: rewrite the table from a copy with the change applied."""
+        """Parquet tables take no UPDATE: rewrite the table from a copy with the change applied (a Delta or Iceberg
+        table the same way, so its files are rewritten as a parquet table's are)."""
         # split at the commas that start a new `column =`, not at those inside a function's arguments
         changes = {
             name.strip(): value.strip()
@@ -355,10 +370,12 @@ class SparkBackend:
         pass
 
 
-def make_backend(adapter: str, slot_name: str, project_dir: Path, postgres_server=None, spark_server=None):
+def make_backend(
+    adapter: str, slot_name: str, project_dir: Path, postgres_server=None, spark_server=None, spark_iceberg_server=None
+):
     """The backend of a project: `slot_name` names its PostgreSQL database (see project.py)."""
     if adapter == "postgres":
         return PostgresBackend(postgres_server, slot_name)
-    if adapter == "spark":
-        return SparkBackend(spark_server)
+    if adapter in SPARK_FORMATS:
+        return SparkBackend(spark_iceberg_server if adapter == "iceberg" else spark_server, SPARK_FORMATS[adapter])
     return DuckDBBackend(project_dir)

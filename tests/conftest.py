@@ -46,9 +46,27 @@ def spark_server():
 
 
 @pytest.fixture(scope="session")
+def spark_iceberg_server():
+    """A Spark Connect server whose spark_catalog is Iceberg's (tests/spark_connect.py): the Iceberg tests' group
+    (tests/scheduling.py) starts it on the worker that runs them."""
+    from spark_connect import ThrowawaySparkConnect
+
+    spark = ThrowawaySparkConnect("iceberg")
+    try:
+        yield spark.start()
+    finally:
+        spark.stop()
+
+
+@pytest.fixture(scope="session")
 def projects(request, tmp_path_factory):
     """Throwaway projects on their own databases (see project.ProjectFactory); servers start on first use."""
-    server_fixtures = {"postgres": "postgres_server", "spark": "spark_server"}
+    server_fixtures = {
+        "postgres": "postgres_server",
+        "spark": "spark_server",
+        "delta": "spark_server",
+        "iceberg": "spark_iceberg_server",
+    }
     servers_in_use: set[str] = set()
 
     def servers(adapter):

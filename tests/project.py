@@ -139,7 +139,7 @@ class ProjectFactory:
                 if (kept / part).exists():
                     shutil.copytree(kept / part, project.dir / part)
         else:
-            known = project.state is not None
+            known = project.state is not None and project.backend.saves_state
             play(project)
             if known:
                 kept = self.root / f"{name}_{project.adapter}_{project.slot}"
@@ -188,6 +188,10 @@ class TripsProject:
                 }
             )
         )
+        if self.backend.file_format:
+            # the models' file_format on Spark: Hive/parquet tables, Delta or Iceberg (models_example/models/fct_trips.sql)
+            with (self.dir / "dbt_project.yml").open("a") as project_file:
+                project_file.write(f"\nvars:\n  spark_file_format: {self.backend.file_format}\n")
         self.env = {**_base_env(), **self.backend.env()}
         self.state: str | None = None  # a state the factory made (fresh, published, ...); None once a test acts
 

@@ -8,8 +8,15 @@ ENGINES = ("postgres", "duckdb", "spark")
 SPARK_GROUP = "spark"
 
 
+ICEBERG_GROUP = "spark_iceberg"
+
+
 def _runs_on_spark(item: pytest.Item) -> bool:
     return any(mark.name == "spark" for mark in item.iter_markers())
+
+
+def _runs_on_iceberg(item: pytest.Item) -> bool:
+    return any(mark.name == "iceberg" for mark in item.iter_markers())
 
 
 def group_for_xdist(items: list[pytest.Item]) -> None:
@@ -18,7 +25,10 @@ def group_for_xdist(items: list[pytest.Item]) -> None:
     module-scoped project stay together with it (its fixture built once, per adapter). Everything else goes to
     whichever worker is free. Must run before xdist's own collection hook, which reads the groups."""
     for item in items:
-        if _runs_on_spark(item):
+        if _runs_on_iceberg(item):
+            # Iceberg's own server (its spark_catalog is Iceberg's): a group of its own, started on the other worker
+            group = ICEBERG_GROUP
+        elif _runs_on_spark(item):
             group = SPARK_GROUP
         else:
             shared = sorted(
@@ -61,8 +71,11 @@ def order_for_xdist(items: list[pytest.Item]) -> None:
         if group:
             sizes[group] = sizes.get(group, 0) + 1
     spark = [item for item in items if _group(item) == SPARK_GROUP]
+    iceberg = [item for item in items if _group(item) == ICEBERG_GROUP]
     grouped = sorted(
-        (item for item in items if _group(item) not in (None, SPARK_GROUP)), key=lambda item: -sizes[_group(item)]
+        (item for item in items if _group(item) not in (None, SPARK_GROUP, ICEBERG_GROUP)),
+        key=lambda item: -sizes[_group(item)],
     )  # stable: a group's tests stay in pytest's order
     alone = sorted((item for item in items if _group(item) is None), key=_without_an_engine)  # stable
-    items[:] = spark + alone[:1] + grouped + alone[1:]
+    # each worker is handed two units to begin with: the Iceberg group third, so it is the other worker's first
+    items[:] = spark + alone[:1] + iceberg + grouped + alone[1:]

@@ -1,5 +1,6 @@
 """A throwaway Spark Connect server for the test suite: one local Spark (its own warehouse directory and Derby
-metastore in a temp dir, a free port), started once per session and stopped at the end.
+metastore in a temp dir, a free port, the Delta and Iceberg runtime jars), started once per session and catalog and
+stopped at the end.
 
 dbt-spark's `session` method asks PySpark for a session; with SPARK_REMOTE set, PySpark 4 returns a Spark Connect
 session to this server instead of starting a JVM inside every dbt invocation (15 s each). The tests look at the
@@ -17,14 +18,6 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
-
-
-def _alive(pid: int) -> bool:
-    """Running: a process that exited but was not reaped yet (state Z) is not."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
-    except (FileNotFoundError, ProcessLookupError):
-        return False
 
 
 def _free_port() -> int:
@@ -51,64 +44,99 @@ class SparkServer:
         return session
 
 
+REPO = Path(__file__).resolve().parent.parent
+# where `make spark-jars` puts the Delta and Iceberg runtime jars (requirements/spark-table-formats.pom, fetched by mvn)
+SPARK_JARS = Path(os.environ.get("DBT_BACKFILL_SPARK_JARS", REPO / ".cache" / "spark-jars"))
+
+# Each catalog is how its format's users configure Spark's own catalog (`spark_catalog`), the one dbt-spark's
+# two-part names resolve in; the two cannot share one server. "delta": Delta's DeltaCatalog, which hands every table
+# that is not Delta (the Hive/parquet tables) to Spark's session catalog as before. "iceberg": Iceberg's
+# SparkSessionCatalog over the same Hive metastore, which does the same for tables that are not Iceberg.
+CATALOGS = {
+    "delta": {
+        "spark.sql.extensions": "io.delta.sql.DeltaSparkSessionExtension",
+        "spark.sql.catalog.spark_catalog": "org.apache.spark.sql.delta.catalog.DeltaCatalog",
+    },
+    "iceberg": {
+        "spark.sql.extensions": "org.apache.iceberg.spark.extensions.IcebergSparkSessionExtensions",
+        "spark.sql.catalog.spark_catalog": "org.apache.iceberg.spark.SparkSessionCatalog",
+        "spark.sql.catalog.spark_catalog.type": "hive",
+        # Iceberg's Hive catalog opens its own metastore client on the same embedded Derby; its default connection
+        # pool (BoneCP) is not among PySpark's jars, HikariCP is (Spark's own client is configured the same way)
+        "spark.hadoop.datanucleus.connectionPoolingType": "HikariCP",
+        # a commit swaps the table's metadata location in the metastore only if it is still the one the commit
+        # started from (the metastore checks it inside its own transaction, HIVE-26882, in Hive 2.3.10), instead of
+        # a Hive lock: the embedded metastore has no lock tables (Spark never creates Hive's transaction schema)
+        "spark.hadoop.iceberg.engine.hive.lock-enabled": "false",
+    },
+}
+
+
+def table_format_jars() -> list[Path]:
+    jars = sorted(SPARK_JARS.glob("*.jar"))
+    if not jars:
+        raise RuntimeError(f"no Delta or Iceberg jars in {SPARK_JARS}: `make spark-jars` fetches them with mvn")
+    return jars
+
+
 class ThrowawaySparkConnect:
-    def __init__(self) -> None:
+    def __init__(self, catalog: str = "delta") -> None:
         import pyspark
 
+        self.catalog = catalog
         self.spark_home = Path(pyspark.__file__).parent
-        self.dir = Path(tempfile.mkdtemp(prefix="dbt_backfill_spark_"))
+        self.dir = Path(tempfile.mkdtemp(prefix=f"dbt_backfill_spark_{catalog}_"))
         self.port = _free_port()
-        self.env = {
-            **os.environ,
-            "SPARK_HOME": str(self.spark_home),
-            "SPARK_LOG_DIR": str(self.dir / "logs"),
-            "SPARK_PID_DIR": str(self.dir),
-            "SPARK_IDENT_STRING": f"dbt_backfill_{self.port}",
-        }
+        self.env = {**os.environ, "SPARK_HOME": str(self.spark_home)}
+        self.process: subprocess.Popen | None = None
         self.server: SparkServer | None = None
 
+    def _conf(self) -> dict[str, str]:
+        return {
+            "spark.connect.grpc.binding.port": str(self.port),
+            "spark.sql.catalogImplementation": "hive",
+            "spark.sql.warehouse.dir": str(self.dir / "warehouse"),
+            "spark.sql.session.timeZone": "UTC",
+            "spark.ui.enabled": "false",
+            # two shuffle partitions for two cores and rows by the dozen (the default, 200, is sized for a
+            # cluster): the change summary's joins take 2.4 s instead of 3.5 s each, warm
+            "spark.sql.shuffle.partitions": "2",
+            # every statement is a handful of rows once: compiling Java for it (whole-stage and expression
+            # codegen) and re-planning it adaptively cost more CPU than they save, and the JVM shares the
+            # two cores with the other xdist worker. A plan and apply of the seed scenario: 151 s -> 117 s
+            # (DEVELOPING.md). Interpreted evaluation is Spark's own fallback: the same results.
+            "spark.sql.codegen.wholeStage": "false",
+            "spark.sql.codegen.factoryMode": "NO_CODEGEN",
+            "spark.sql.adaptive.enabled": "false",
+            "spark.driver.extraJavaOptions": f"-Dderby.system.home={self.dir}",
+            **CATALOGS[self.catalog],
+        }
+
     def start(self) -> SparkServer:
-        subprocess.run(
-            [
-                str(self.spark_home / "sbin" / "start-connect-server.sh"),
-                "--master",
-                "local[2]",
-                "--conf",
-                f"spark.connect.grpc.binding.port={self.port}",
-                "--conf",
-                "spark.sql.catalogImplementation=hive",
-                "--conf",
-                f"spark.sql.warehouse.dir={self.dir / 'warehouse'}",
-                "--conf",
-                "spark.sql.session.timeZone=UTC",
-                "--conf",
-                "spark.ui.enabled=false",
-                # two shuffle partitions for two cores and rows by the dozen (the default, 200, is sized for a
-                # cluster): the change summary's joins take 2.4 s instead of 3.5 s each, warm
-                "--conf",
-                "spark.sql.shuffle.partitions=2",
-                # every statement is a handful of rows once: compiling Java for it (whole-stage and expression
-                # codegen) and re-planning it adaptively cost more CPU than they save, and the JVM shares the
-                # two cores with the other xdist worker. A plan and apply of the seed scenario: 151 s -> 117 s
-                # (DEVELOPING.md). Interpreted evaluation is Spark's own fallback: the same results.
-                "--conf",
-                "spark.sql.codegen.wholeStage=false",
-                "--conf",
-                "spark.sql.codegen.factoryMode=NO_CODEGEN",
-                "--conf",
-                "spark.sql.adaptive.enabled=false",
-                "--driver-java-options",
-                f"-Dderby.system.home={self.dir}",
-            ],
-            env=self.env,
-            check=True,
-            capture_output=True,
-            cwd=self.dir,
+        # spark-submit of the Connect server's class, in the foreground of a process of its own: PySpark's wheel
+        # carries bin/ but (from 4.1) not sbin/start-connect-server.sh, which did the same through spark-daemon.sh
+        command = [
+            str(self.spark_home / "bin" / "spark-submit"),
+            "--class",
+            "org.apache.spark.sql.connect.service.SparkConnectServer",
+            "--master",
+            "local[2]",
+            "--jars",
+            ",".join(str(jar) for jar in table_format_jars()),
+        ]
+        for key, value in self._conf().items():
+            command += ["--conf", f"{key}={value}"]
+        command.append("spark-internal")
+        log = (self.dir / "server.log").open("wb")
+        self.process = subprocess.Popen(
+            command, env=self.env, cwd=self.dir, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
         )
         server = SparkServer(f"sc://127.0.0.1:{self.port}")
         deadline = time.monotonic() + 180
         while True:
             try:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"the server exited with {self.process.returncode}")
                 # the port first: a session made before the server listens would retry for minutes when stopped
                 socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
                 probe = server.new_session()
@@ -116,29 +144,22 @@ class ThrowawaySparkConnect:
                     probe.sql("select 1").collect()
                 finally:
                     probe.stop()
+                self.server = server
                 return server
             except Exception as exc:  # not up yet: the JVM takes a while
-                if time.monotonic() > deadline:
-                    logs = "\n".join(p.read_text()[-3000:] for p in (self.dir / "logs").glob("*.out"))
+                if time.monotonic() > deadline or self.process.poll() is not None:
+                    logs = (self.dir / "server.log").read_text(errors="replace")[-3000:]
                     raise RuntimeError(f"Spark Connect did not start on port {self.port}: {exc}\n{logs}") from exc
                 time.sleep(2)
 
     def stop(self) -> None:
-        # Spark's stop script sends SIGTERM and returns; wait for the JVM to go (then SIGKILL), so that nothing of the
-        # run outlives it and its warehouse is not removed under a server still writing
-        pid_files = list(self.dir.glob("*.pid"))
-        pid = int(pid_files[0].read_text().strip()) if pid_files else None
-        subprocess.run(
-            [str(self.spark_home / "sbin" / "stop-connect-server.sh")],
-            env=self.env,
-            capture_output=True,
-            cwd=self.dir,
-            timeout=60,
-        )
-        if pid is not None:
-            deadline = time.monotonic() + 30
-            while _alive(pid) and time.monotonic() < deadline:
-                time.sleep(0.5)
-            if _alive(pid):
-                os.kill(pid, signal.SIGKILL)
+        # SIGTERM, wait for the JVM to go (then SIGKILL), so that nothing of the run outlives it and its warehouse
+        # is not removed under a server still writing
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
         shutil.rmtree(self.dir, ignore_errors=True)

@@ -23,7 +23,7 @@
 {{ config(materialized=var('variant_materialized', 'incremental'), incremental_strategy='append',
           post_hook=([var('variant_post_hook')] if var('variant_post_hook', '') else []),
           partition_by=(['trip_date'] if target.type == 'spark' else none),
-          file_format=('parquet' if target.type == 'spark' else none)) }}
+          file_format=(var('spark_file_format', 'parquet') if target.type == 'spark' else none)) }}
 
 {% set events = source('raw', 'trip_events') %}
 {% if var('events_without_database', '') %}{% set events = events.include(database=false) %}{% endif %}

@@ -4,7 +4,7 @@
 #}
 {{ config(materialized='incremental', incremental_strategy='append', schema='finance', alias='vendor_trips_by_day',
           partition_by=(['trip_date'] if target.type == 'spark' else none),
-          file_format=('parquet' if target.type == 'spark' else none)) }}
+          file_format=(var('spark_file_format', 'parquet') if target.type == 'spark' else none)) }}
 
 with ranked as (
     select trip_id, trip_date, fare, status, updated_at,
