@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import canonical_oracle as oracle
 import pytest
-from backends import ADAPTERS
+from backends import ADAPTERS, TABLE_FORMATS
 
 SEED = 20261201
 CASES_PER_ENGINE = 540
@@ -372,11 +372,11 @@ def expected_digest(column_type: ColumnType, case: Case) -> str:
     )
 
 
-@pytest.fixture(scope="module", params=ADAPTERS)
+@pytest.fixture(scope="module", params=ADAPTERS + TABLE_FORMATS)
 def drawn(request, projects, tmp_path_factory):
-    engine = request.param
-    project = projects.new(engine, tmp_path_factory.mktemp("properties"))
-    rng = random.Random(f"{SEED}-{engine}")
+    project = projects.new(request.param, tmp_path_factory.mktemp("properties"))
+    engine = project.backend.name  # Spark's Delta and Iceberg tables hold Spark's types
+    rng = random.Random(f"{SEED}-{request.param}")
     types = column_types(engine)
     per_type = -(-CASES_PER_ENGINE // len(types))
     project.query("create schema canon")
@@ -388,7 +388,7 @@ def drawn(request, projects, tmp_path_factory):
         drawn_cases = draw_cases(column_type, rng, per_type)
         cases[column_type.name] = drawn_cases
         table = f"canon.prop_{column_type.name}"
-        using = " using parquet" if engine == "spark" else ""
+        using = f" using {project.backend.file_format}" if engine == "spark" else ""
         project.query(f"create table {table} (k int, a {column_type.ddl}, b {column_type.ddl}){using}")
         values = ", ".join(
             f"({c.k}, " + ", ".join("null" if v is None else column_type.literal(v) for v in (c.a, c.b)) + ")"
