@@ -60,7 +60,8 @@ def _without_an_engine(item: pytest.Item) -> bool:
 
 def order_for_xdist(items: list[pytest.Item]) -> None:
     """The order xdist hands out units of work in (run with `--no-loadscope-reorder`, which keeps it): the Spark
-    group first, the longest unit starting first; then one test on its own, because each worker is handed two
+    group first, the longest unit starting first, and the Iceberg group (a server of its own) second, the other
+    worker's first unit (test_suite_scheduling checks both); then one test on its own, because each worker is handed two
     units to begin with and the Spark worker runs its second only once Spark is done; then the other groups,
     largest first, and the single tests last, filling whichever worker is free: those that drive a real engine
     first, those that need none (milliseconds each, in process) at the very end, so the two workers end together.
@@ -77,5 +78,5 @@ def order_for_xdist(items: list[pytest.Item]) -> None:
         key=lambda item: -sizes[_group(item)],
     )  # stable: a group's tests stay in pytest's order
     alone = sorted((item for item in items if _group(item) is None), key=_without_an_engine)  # stable
-    # each worker is handed two units to begin with: the Iceberg group third, so it is the other worker's first
-    items[:] = spark + alone[:1] + iceberg + grouped + alone[1:]
+    # the Iceberg group (its own server) right after Spark's: the first unit of the other worker
+    items[:] = spark + iceberg + alone[:1] + grouped + alone[1:]

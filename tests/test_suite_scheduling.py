@@ -27,6 +27,12 @@ def test_reads_the_shared_project(shared, i):
 def test_of_spark_alone(i):
     pass
 
+@pytest.mark.spark
+@pytest.mark.iceberg
+@pytest.mark.parametrize("i", range(3))
+def test_of_iceberg(i):
+    pass
+
 @pytest.mark.parametrize("i", range(6))
 def test_on_its_own(i):
     pass
@@ -55,10 +61,10 @@ def pytest_collection_modifyitems(config, items):
 """
 
 
-def test_a_shared_project_stays_on_one_xdist_worker_and_all_of_spark_runs_first_on_one(tmp_path):
+def test_a_shared_project_stays_on_one_xdist_worker_and_each_spark_server_s_tests_run_first_on_one(tmp_path):
     (tmp_path / "conftest.py").write_text(CONFTEST)
     (tmp_path / "test_small.py").write_text(SMALL_SUITE)
-    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    postgres\n    duckdb\n    spark\n")
+    (tmp_path / "pytest.ini").write_text("[pytest]\nmarkers =\n    postgres\n    duckdb\n    spark\n    iceberg\n")
     completed = subprocess.run(
         [
             sys.executable,
@@ -82,7 +88,7 @@ def test_a_shared_project_stays_on_one_xdist_worker_and_all_of_spark_runs_first_
 
     workers = defaultdict(set)
     ran = re.findall(r"\[(gw\d)\] .*?PASSED \S*::(\w+)\[?([\w-]*)\]?(?:@(\S+))?", completed.stdout)
-    assert len(ran) == 6 * 3 + 4 + 6 + 4, completed.stdout
+    assert len(ran) == 6 * 3 + 4 + 3 + 6 + 4, completed.stdout
     for worker, name, params, group in ran:
         workers[group or f"{name}[{params}]"].add(worker)
     assert {group for group in workers if ":" in group} == {"test_small:postgres", "test_small:duckdb"}
@@ -92,6 +98,11 @@ def test_a_shared_project_stays_on_one_xdist_worker_and_all_of_spark_runs_first_
     (spark_worker,) = workers["spark"]
     on_spark_worker = [group for worker, *_, group in ran if worker == spark_worker]
     assert on_spark_worker[:10] == ["spark"] * 10, on_spark_worker
+    # the Iceberg tests (a server of their own) in a group of their own, first on the other worker
+    (iceberg_worker,) = workers["spark_iceberg"]
+    assert iceberg_worker != spark_worker
+    on_iceberg_worker = [group for worker, *_, group in ran if worker == iceberg_worker]
+    assert on_iceberg_worker[:3] == ["spark_iceberg"] * 3, on_iceberg_worker
     # the ungrouped tests were shared out: both workers ran something
     assert len(set().union(*workers.values())) == 2
     # the single tests that drive an engine are handed out before those that need none (the fillers at the end)
