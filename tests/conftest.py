@@ -32,30 +32,28 @@ def postgres_server(postgres_cluster):
     return postgres_cluster.server if postgres_cluster else server_from_environment()
 
 
-@pytest.fixture(scope="session")
-def spark_server():
-    """A throwaway Spark Connect server, started on first use and stopped at the end: one per run, as every Spark
-    test is in one xdist group (tests/scheduling.py)."""
+def _throwaway_spark(catalog: str):
     from spark_connect import ThrowawaySparkConnect
 
-    spark = ThrowawaySparkConnect()
+    spark = ThrowawaySparkConnect(catalog)
     try:
         yield spark.start()
     finally:
         spark.stop()
+
+
+@pytest.fixture(scope="session")
+def spark_server():
+    """A throwaway Spark Connect server whose spark_catalog is Delta's (Hive/parquet and Delta tables), started on
+    first use and stopped at the end: one per run, as those Spark tests are in one xdist group (tests/scheduling.py)."""
+    yield from _throwaway_spark("delta")
 
 
 @pytest.fixture(scope="session")
 def spark_iceberg_server():
     """A Spark Connect server whose spark_catalog is Iceberg's (tests/spark_connect.py): the Iceberg tests' group
     (tests/scheduling.py) starts it on the worker that runs them."""
-    from spark_connect import ThrowawaySparkConnect
-
-    spark = ThrowawaySparkConnect("iceberg")
-    try:
-        yield spark.start()
-    finally:
-        spark.stop()
+    yield from _throwaway_spark("iceberg")
 
 
 @pytest.fixture(scope="session")
