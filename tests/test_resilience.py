@@ -49,10 +49,13 @@ class FaultLock:
             self.connection = None
 
 
-def start(project, args, fault_point=None):
+def start(project, args, fault_point=None, release=None):
+    """`release` (Spark): the fault point holds until a table of that name exists in `default` (_fault_point)."""
     env = dict(project.env)
     if fault_point:
         env["DBT_BACKFILL_FAULT_POINT"] = fault_point
+    if release:
+        env["DBT_BACKFILL_FAULT_RELEASE"] = release
     return subprocess.Popen(
         [str(BIN / "dbt-backfill"), *args, "--project-dir", str(project.dir), "--profiles-dir", str(project.dir)],
         cwd=project.dir,

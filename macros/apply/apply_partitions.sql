@@ -32,7 +32,7 @@
   {% do dbt_backfill._refuse_stale_approval(target_relation, run_id, audit_fields, source, session.planned.expires_at,
       allow_source_drift) %}
   {% set replaced = [] %}
-  {% set writes = dbt_backfill.write_guarantees() %}
+  {% set writes = dbt_backfill.write_guarantees((scope.get('layout') or {}).get('provider') | lower) %}
   {% set stages = dbt_backfill._approved_stages(partitions, target_relation, scope) %}
   {# the partitions' history, read under the table's lock: a later approval's repair is never overwritten #}
   {% set ledger = dbt_backfill._partition_ledger(target_relation, partitions | map(attribute='value') | list) %}
@@ -177,7 +177,9 @@
       ~ '; the rest are unchanged.') %}
   {% set backup_relation = dbt_backfill._relation(partition.backup) %}
   {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition.value) %}
-  {% do dbt_backfill.backup_partition(target_relation, backup_relation, predicate, dbt_backfill._write_unit(scope, partition.value)) %}
+  {# `before` and `scope`: an engine that backs up by reference (Iceberg's tagged snapshot) checks the rows it keeps #}
+  {% do dbt_backfill.backup_partition(target_relation, backup_relation, predicate, dbt_backfill._merged(
+      dbt_backfill._write_unit(scope, partition.value), {'before': current, 'scope': scope})) %}
   {% do dbt_backfill._fault_point('after_backup') %}
   {% set after = dbt_backfill._replace_checked(target_relation, stage_relation, scope, partition.value, target_columns,
       partition.fingerprint, 'target_mismatch', 'the approved fingerprint after replacement', 'replaced', replaced,

@@ -14,6 +14,7 @@
 {% endmacro %}
 
 {% macro spark___release_storage(relation, target_relation, unit, list_only=false) %}
+  {% if unit.get('format') == 'iceberg' %}{{ return(dbt_backfill._iceberg_release_refs(relation, target_relation, list_only)) }}{% endif %}
   {% set layout = dbt_backfill._spark_table_layout(relation) %}
   {# a build (a managed, unpartitioned table): dropping it deletes its files #}
   {% if layout.type != 'EXTERNAL' or layout.partition_columns != [unit.column | lower] %}

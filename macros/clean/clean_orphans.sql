@@ -106,7 +106,8 @@
               {% endif %}
               {% do found.append({'run_id': run.run_id, 'model': model.name, 'relation': relation, 'target': target_relation,
                   'kind': {'a': 'build a', 'b': 'build b', 'backup': 'backup', 'whole': 'whole build', 'a_w': 'written copy'}[kind],
-                  'unit': {'column': spec.get('partition_by'), 'value': none, 'root': layout.get('location')},
+                  'unit': {'column': spec.get('partition_by'), 'value': none, 'root': layout.get('location'),
+                           'format': (layout.get('provider') or '') | lower or none},
                   'action': 'keep' if reason else 'drop', 'reason': reason}) %}
             {% endif %}
           {% endfor %}

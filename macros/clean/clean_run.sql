@@ -87,7 +87,7 @@
       {% do after_later.append(partition.value ~ ' (run ' ~ holders[-1] ~ ' wrote it after this run)') %}
       {% do later_commands.append('`' ~ dbt_backfill._rollback_command(ledger, holders[-1]) ~ '`') %}
     {% elif backup is not none %}
-      {% set in_backup = dbt_backfill._fingerprint_in_scope(backup, scope) %}
+      {% set in_backup = dbt_backfill._backup_fingerprint(backup, target_relation, scope, partition.value) %}
       {% if dbt_backfill._same_fingerprint(in_backup, dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true)) %}
       {% elif dbt_backfill._same_fingerprint(in_backup, partition.target_before) %}
         {% do rollback_possible.append(partition.value) %}

@@ -1,18 +1,18 @@
 {#
   Whether the scheduled run of `node` cannot write the table while apply replaces a partition, and how:
   {scheduled_run_waits: bool, how: sentence[, alternative: what to do instead, where the engine has no lock]}.
-  Feeds check 3 of the review.
+  Feeds check 3 of the review. `layout`: how the engine stores the target (_target_layout; Spark: its format).
 #}
-{% macro scheduled_run_exclusion(node) %}
-  {{ return(adapter.dispatch('scheduled_run_exclusion', 'dbt_backfill')(node)) }}
+{% macro scheduled_run_exclusion(node, layout={}) %}
+  {{ return(adapter.dispatch('scheduled_run_exclusion', 'dbt_backfill')(node, layout)) }}
 {% endmacro %}
 
-{% macro default__scheduled_run_exclusion(node) %}
+{% macro default__scheduled_run_exclusion(node, layout={}) %}
   {{ exceptions.raise_compiler_error("dbt_backfill.scheduled_run_exclusion is not implemented for " ~ adapter.type()) }}
 {% endmacro %}
 
 {# PostgreSQL: only the backfill_lock() pre-hook makes the scheduled run wait for apply. #}
-{% macro postgres__scheduled_run_exclusion(node) %}
+{% macro postgres__scheduled_run_exclusion(node, layout={}) %}
   {% set hooks = (node.config.get('pre-hook') or node.config.get('pre_hook') or []) if node else [] %}
   {% set locked = [] %}
   {% for hook in hooks if 'backfill_lock' in (hook.sql if hook is mapping else hook | string) %}{% do locked.append(hook) %}{% endfor %}
@@ -23,12 +23,14 @@
 {% endmacro %}
 
 {# DuckDB: one writing process per database file; a scheduled run cannot open it while apply holds it. #}
-{% macro duckdb__scheduled_run_exclusion(node) %}
+{% macro duckdb__scheduled_run_exclusion(node, layout={}) %}
   {{ return({'scheduled_run_waits': true, 'how': 'DuckDB admits one writing process per database file: a scheduled run cannot open it while apply holds it, and apply refuses while a run holds it'}) }}
 {% endmacro %}
 
 {# Spark: no lock exists that the scheduled run and apply could share. #}
-{% macro spark__scheduled_run_exclusion(node) %}
+{% macro spark__scheduled_run_exclusion(node, layout={}) %}
+  {% if (layout.get('provider') or '') | lower == 'delta' %}{{ return(dbt_backfill._delta_scheduled_run_exclusion()) }}{% endif %}
+  {% if node and (node.config.get('file_format') or '') | lower == 'iceberg' %}{{ return(dbt_backfill._iceberg_scheduled_run_exclusion()) }}{% endif %}
   {{ return({'scheduled_run_waits': false, 'how': 'Spark has no lock that a scheduled run and apply can share: nothing stops the live job from writing the table while a partition is overwritten. Run the apply outside the job\'s schedule (pause it), or on a table format with optimistic concurrency (Delta, Iceberg), whose conflicting commit fails instead',
              'alternative': 'pause the model\'s scheduled job for the apply (there is no lock to take on Spark), and run verify after it'}) }}
 {% endmacro %}

@@ -8,6 +8,8 @@
 #}
 {% macro _plan_packet(run_id, model, node, target_relation, target_columns, scope, sources, contract, pin, measured) %}
   {% set planned = measured.partitions %}
+  {# how the engine stores the target (Spark: its format and partitioning), read once for the plan's checks #}
+  {% set layout = dbt_backfill._target_layout(target_relation) %}
   {% set material = [] %}
   {% for column in scope.material_columns %}{% do material.append(column.name) %}{% endfor %}
   {% set emptied = [] %}
@@ -23,6 +25,8 @@
     {% endif %}
     {% do pinned.append(ref) %}
   {% endfor %}
+  {# how the engine stores the target (Spark: its format and partitioning), read once for the write unit and the format #}
+  {% set layout = dbt_backfill._target_layout(target_relation) %}
   {{ return({
       'run_id': run_id,
       'model': model,
@@ -56,10 +60,12 @@
       'cost': measured.cost,
       'gates': measured.gates,
       'control': measured.control,
-      'lock': dbt_backfill.scheduled_run_exclusion(node),
+      'lock': dbt_backfill.scheduled_run_exclusion(node, layout),
       'downstream': dbt_backfill._downstream_models(node, scope.partition_column.name,
           dbt_backfill._type_family(scope.partition_column.data_type)) if node else [],
       'batch_size': contract.batch_size | int,
-      'write_unit_problem': dbt_backfill.write_unit_problem(target_relation, scope.partition_column.name),
+      'write_unit_problem': dbt_backfill.write_unit_problem(target_relation, scope.partition_column.name, layout or none),
+      'table_format': (layout.get('provider') or '') | lower or none,
+      'backup_expiry': dbt_backfill._backup_expiry(target_relation, layout, contract.expires_at),
   }) }}
 {% endmacro %}

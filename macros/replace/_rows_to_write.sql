@@ -31,6 +31,8 @@
 {% endmacro %}
 
 {% macro spark___rows_to_write(source_relation, partition_predicate, column_names, target_relation, unit, source_as) %}
+  {% if unit.format == 'iceberg' %}{{ return(dbt_backfill._iceberg_rows_to_write(source_relation, partition_predicate, column_names, target_relation, unit, source_as)) }}{% endif %}
+  {% if unit.format == 'delta' %}{{ return(dbt_backfill._delta_rows_to_write(source_relation, partition_predicate, column_names, target_relation, unit, source_as)) }}{% endif %}
   {% if source_as == 'backup' %}
     {{ return({'relation': source_relation, 'copied': false, 'keep': true}) }}
   {% endif %}

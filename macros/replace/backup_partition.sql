@@ -26,6 +26,8 @@
    rows before: none). External, so dropping the backup deletes no file; clean deletes the directory when no
    rollback needs it and the target does not read it (_spark_release_directory). #}
 {% macro spark__backup_partition(target_relation, backup_relation, partition_predicate, partition=none) %}
+  {% if (partition or {}).get('format') == 'iceberg' %}{{ return(dbt_backfill._iceberg_backup_partition(target_relation, backup_relation, partition)) }}{% endif %}
+  {% if partition.format == 'delta' %}{{ return(dbt_backfill._delta_backup_partition(target_relation, backup_relation, partition_predicate, partition)) }}{% endif %}
   {% do dbt_backfill._spark_external_like(backup_relation, target_relation, dbt_backfill._backfill_directory(partition, backup_relation)) %}
   {% set location = dbt_backfill._spark_partition_location(target_relation, partition) %}
   {% do dbt_backfill._execute('alter table ' ~ backup_relation ~ ' add ' ~ dbt_backfill._spark_partition_spec(partition)

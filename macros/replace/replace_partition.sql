@@ -37,6 +37,8 @@
   was). The target's partitioning was checked once for the whole apply (write_unit_problem).
 #}
 {% macro spark__replace_partition(target_relation, stage_relation, partition_predicate, column_names, partition=none) %}
+  {% if (partition or {}).get('format') == 'iceberg' %}{{ return(dbt_backfill._iceberg_publish(target_relation, stage_relation, partition)) }}{% endif %}
+  {% if partition and partition.format == 'delta' %}{{ return(dbt_backfill._delta_replace_partition(target_relation, stage_relation, partition_predicate, column_names, partition)) }}{% endif %}
   {% if partition is none %}
     {% do dbt_backfill._fail('replace_partition on Spark needs the partition {column, value}: the swap names it. '
         ~ 'The target is unchanged.') %}

@@ -12,15 +12,12 @@
   {{ return(none) }}
 {% endmacro %}
 
-{# Spark swaps a partition's directory in the catalog: the table must be partitioned by the partition column alone
+{# Delta and Iceberg: their own checks (_delta_write_unit_problem, _iceberg_write_unit_problem). A Hive table: Spark swaps a partition's directory in the catalog, so it must be partitioned by the partition column alone
    (by another column, or by it and more, one partition of the backfill is not one partition of the table). #}
 {% macro spark__write_unit_problem(target_relation, partition_column, layout=none) %}
   {% set layout = layout or dbt_backfill._spark_table_layout(target_relation) %}
-  {% if (layout.provider or '') | lower in ('delta', 'iceberg') %}
-    {{ return(dbt_backfill._relation_name(target_relation) ~ ' is a ' ~ layout.provider | lower ~ ' table: this version '
-        ~ 'of dbt-backfill replaces partitions of Spark\'s Hive (parquet) tables only, by pointing a partition at a '
-        ~ 'directory written beforehand, which a ' ~ layout.provider | lower ~ ' table\'s readers would not see') }}
-  {% endif %}
+  {% if (layout.provider or '') | lower == 'iceberg' %}{{ return(dbt_backfill._iceberg_write_unit_problem(target_relation, partition_column, layout)) }}{% endif %}
+  {% if (layout.provider or '') | lower == 'delta' %}{{ return(dbt_backfill._delta_write_unit_problem(target_relation, partition_column, layout)) }}{% endif %}
   {% set partition_columns = layout.partition_columns %}
   {% if partition_columns == [partition_column | lower] %}{{ return(none) }}{% endif %}
   {{ return(dbt_backfill._relation_name(target_relation)

@@ -7,7 +7,7 @@
 #}
 {% macro _plan_markdown(plan, commands) %}
   {% set values = plan.partitions | map(attribute='value') | list %}
-  {% set writes = dbt_backfill.write_guarantees() %}
+  {% set writes = dbt_backfill.write_guarantees(plan.get('table_format')) %}
   {% set l = dbt_backfill._markdown_verdict(plan) %}
   {% do l.extend(dbt_backfill._markdown_scope(plan, values, writes)) %}
   {% do l.extend(dbt_backfill._markdown_order(plan, values)) %}

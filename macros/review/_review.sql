@@ -9,7 +9,7 @@
 #}
 {% macro _review(plan) %}
   {% set values = plan.partitions | map(attribute='value') | list %}
-  {% set writes = dbt_backfill.write_guarantees() %}
+  {% set writes = dbt_backfill.write_guarantees(plan.get('table_format')) %}
   {% set checks = [
       dbt_backfill._review_units(plan, writes),
       dbt_backfill._review_idempotence(plan, writes),
@@ -189,6 +189,9 @@
     {{ return({'check': 'Bounded, verifiable, reversible', 'severity': 'warn',
         'finding': 'empties ' ~ plan.emptied | join(', ') ~ ', allowed: ' ~ plan.allowances.empty_partitions,
         'safe_alternative': 'keep the backups until the owners confirm'}) }}
+  {% elif plan.get('backup_expiry') %}
+    {{ return({'check': 'Bounded, verifiable, reversible', 'severity': 'warn', 'finding': plan.backup_expiry,
+        'safe_alternative': 'raise the table\'s retention (ALTER TABLE ... SET TBLPROPERTIES) above the approval\'s window, or keep VACUUM off it until the rollback window ends'}) }}
   {% elif plan.control is none %}
     {{ return({'check': 'Bounded, verifiable, reversible', 'severity': 'unknown',
         'finding': 'partitions ' ~ values | join(', ') ~ ' only, fingerprinted and backed up; but the target holds no other partition to use as a control',

@@ -138,7 +138,7 @@
           ~ 'confirms the packet. Partitions restored before it: ' ~ (restored | join(', ') or 'none')
           ~ '; this partition and the rest are unchanged.', {'partition': partition.value, 'unsafe': unsafe}) %}
     {% endif %}
-    {% set in_backup = dbt_backfill._fingerprint_in_scope(kept_backup, scope) %}
+    {% set in_backup = dbt_backfill._backup_fingerprint(kept_backup, target_relation, scope, partition.value) %}
     {% if not dbt_backfill._same_fingerprint(in_backup, current) %}
       {% do dbt_backfill._refuse('backup_disagrees',
           'partition ' ~ partition.value ~ ' holds what the packet says it held before the apply (sha256 '
