@@ -10,15 +10,20 @@ clean removes the run's branches and tags. One project and one plan for the modu
 
 from __future__ import annotations
 
-import threading
-import time
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 import yaml
-from test_resilience import kill, reached, start, wait_until
-from test_spark import TARGET, Contents, _fare, plan
+from spark_phases import (
+    PartitionReaders,
+    a_writer_between_the_read_and_the_backup,
+    a_writer_between_the_write_and_its_check,
+    kill_apply_at_each_phase,
+    kill_rollback_after_its_first_partition,
+)
+from test_resilience import held_at, kill
+from test_spark import TARGET, Contents, plan
 
 pytestmark = [pytest.mark.spark, pytest.mark.iceberg]
 
@@ -28,14 +33,21 @@ RELEASE = "iceberg_release"  # the table whose creation lets a held operation go
 
 @pytest.fixture(scope="module")
 def iceberg_trips(projects, tmp_path_factory):
-    project = projects.new("iceberg", tmp_path_factory.mktemp("iceberg")).publish_stale_target()
+    # the target and its downstream model only: every model costs seconds on Spark (the suite's budget)
+    project = projects.new("iceberg", tmp_path_factory.mktemp("iceberg")).publish_stale_target("fct_trips daily_fares")
     yield project
     project.close()
 
 
 @pytest.fixture(scope="module")
 def seed_packet(iceberg_trips):
-    """The seed's days planned once for the module, approved; every test leaves the target as the plan found it."""
+    """The seed's days planned once for the module; every test leaves the target as the plan found it. The target
+    deletes merge-on-read, as many Iceberg users configure it: another writer's DELETE then adds a position delete
+    and changes no data file's path (_iceberg_partition_changed must still see it)."""
+    iceberg_trips.query(
+        f"alter table {TARGET} set tblproperties ('write.delete.mode' = 'merge-on-read', "
+        "'write.update.mode' = 'merge-on-read')"
+    )
     path, packet = plan(iceberg_trips)
     return path, packet
 
@@ -45,6 +57,12 @@ def refs(project) -> dict[str, tuple[str, int]]:
         name: (kind, snapshot)
         for name, kind, snapshot in project.query(f"select name, type, snapshot_id from {TARGET}.refs")
     }
+
+
+def approved(project, path) -> None:
+    """The packet approved, if a test before has not (each test runs alone too)."""
+    if yaml.safe_load(path.read_text()).get("approval") is None:
+        assert project.approve(path).returncode == 0
 
 
 def published(project, packet) -> dict[str, list[tuple]]:
@@ -116,20 +134,13 @@ def test_a_commit_to_main_between_audit_and_publish_makes_the_publish_refuse_and
     scheduled run commits a row to main (another day); the apply goes on: the publish refuses, naming both snapshots,
     and the table is exactly as the other writer left it — its row there, nothing of the backfill."""
     path, packet = seed_packet
-    if yaml.safe_load(path.read_text()).get("approval") is None:
-        assert iceberg_trips.approve(path).returncode == 0
+    approved(iceberg_trips, path)
     contents = Contents(iceberg_trips, packet)
     before = published(iceberg_trips, packet)
     main_before = refs(iceberg_trips)["main"][1]
 
-    env = iceberg_trips.env
-    iceberg_trips.env = {**env, "DBT_BACKFILL_FAULT_RELEASE": RELEASE}  # held until that table exists (_fault_point)
+    process = held_at(iceberg_trips, ["apply", str(path)], "iceberg_before_publish", release=RELEASE)
     try:
-        process = start(iceberg_trips, ["apply", str(path)], fault_point="iceberg_before_publish")
-    finally:
-        iceberg_trips.env = env
-    try:
-        wait_until(reached(iceberg_trips, "iceberg_before_publish"), "apply to audit its first partition")
         columns = contents.columns
         row = ", ".join(
             "9999" if c == "trip_id" else "date'2026-02-20'" if c == "trip_date" else f"`{c}`" for c in columns
@@ -161,77 +172,52 @@ def test_a_commit_to_main_between_audit_and_publish_makes_the_publish_refuse_and
     assert iceberg_trips.rows() == before[TARGET]
 
 
+def test_a_writer_committing_between_the_read_of_the_partition_and_its_backup_makes_the_apply_refuse_unchanged(
+    iceberg_trips, seed_packet
+):
+    """Kept as the backup and replaced by the apply, a commit in that instant would be lost: the backup is checked
+    against what apply just read, and refuses (tests/spark_phases.py)."""
+    path, packet = seed_packet
+    approved(iceberg_trips, path)
+    stderr = a_writer_between_the_read_and_the_backup(
+        iceberg_trips, path, Contents(iceberg_trips, packet), TARGET, RELEASE
+    )
+    assert "main is now at snapshot " in stderr, stderr
+
+
+def test_a_commit_to_the_partition_after_its_publish_before_its_check_is_left_as_it_left_it_and_the_apply_refuses(
+    iceberg_trips, seed_packet
+):
+    """The check after the publish reads the partition unlike the approval because another writer committed to it on
+    main in between: the undo (`_iceberg_undo`) finds the partition's files changed since the snapshot it published
+    and leaves it as that writer left it, rather than publish the tagged rows over it; the apply refuses and says so."""
+    path, packet = seed_packet
+    approved(iceberg_trips, path)
+    contents = Contents(iceberg_trips, packet)
+    main_before = refs(iceberg_trips)["main"][1]
+    stderr = a_writer_between_the_write_and_its_check(iceberg_trips, path, contents, TARGET, RELEASE)
+    assert "another writer changed the partition after snapshot " in stderr, stderr
+    # the table as planned, for what follows
+    iceberg_trips.query(f"call spark_catalog.system.rollback_to_snapshot('{TARGET}', {main_before})")
+    iceberg_trips.query(f"refresh table {TARGET}")
+    assert contents.now() == dict.fromkeys(contents.old, "old")
+
+
 def test_apply_killed_at_each_phase_resumes_old_or_approved_and_rollback_verify_clean_under_a_reader_loop(
     iceberg_trips, seed_packet
 ):
     """SIGKILL of apply after the branch is written (main untouched), after the first publish (before its check),
     and before the second partition's audit row; the rerun resumes; verify; rollback killed after its first
-    restore, rerun; the seed's totals at each end; all under four readers that see every day old or approved,
-    never neither (>= 1,000 reads); then clean removes the run's branches and tags."""
+    restore, rerun; then apply and rollback again until the readers (four sessions, tests/spark_phases.py) have read
+    READS_REQUIRED times, each day old or approved, never neither; then clean removes the run's branches and tags."""
     path, packet = seed_packet
-    if yaml.safe_load(path.read_text()).get("approval") is None:
-        assert iceberg_trips.approve(path).returncode == 0
+    approved(iceberg_trips, path)
     contents = Contents(iceberg_trips, packet)
     days = list(contents.old)
     assert contents.changed == days[:2]
-    allowed = {
-        day: {
-            (len(contents.old[day]), _fare(contents, contents.old[day])),
-            (len(contents.approved[day]), _fare(contents, contents.approved[day])),
-        }
-        for day in days
-    }
-    reads, anomalies, failures, stop = [0], [], [], threading.Event()
-
-    def reader():
-        from pyspark.sql import functions as F
-
-        session = iceberg_trips.backend.server.new_session()
-        try:
-            while not stop.is_set():
-                try:
-                    # a new read of the table each time: Iceberg's catalog hands a session the table's current snapshot
-                    session.sql(f"refresh table {TARGET}")
-                    read = (
-                        session.read.table(TARGET)
-                        .where(F.col("trip_date").cast("string").isin(days))
-                        .select(F.col("trip_date").cast("string").alias("day"), "fare")
-                        .collect()
-                    )
-                except Exception as exc:
-                    failures.append(repr(exc)[:300])
-                    continue
-                seen = {}
-                for row in read:
-                    count, total = seen.get(row["day"], (0, 0))
-                    seen[row["day"]] = (count + 1, total + row["fare"])
-                for day in days:
-                    if seen.get(day, (0, 0)) not in allowed[day]:
-                        anomalies.append((day, seen.get(day)))
-                reads[0] += 1
-        finally:
-            session.stop()
-
-    def log_count(point):
-        log = iceberg_trips.dir / "logs" / "dbt.log"
-        return log.read_text(errors="replace").count(f"dbt_backfill fault point: {point}") if log.exists() else 0
-
-    threads = [threading.Thread(target=reader) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    started = time.monotonic()
-    try:
-        for point, states in (
-            ("after_new_directory", {days[0]: "old", days[1]: "old", days[2]: "old"}),
-            ("after_swap_before_fingerprint", {days[0]: "approved", days[1]: "old", days[2]: "old"}),
-            ("before_commit", {days[0]: "approved", days[1]: "approved", days[2]: "old"}),
-        ):
-            seen = log_count(point)
-            process = start(iceberg_trips, ["apply", str(path)], fault_point=point)
-            wait_until(reached(iceberg_trips, point, before=seen), f"apply to reach {point}")
-            kill(process)
-            assert contents.now() == states, point
-
+    cycles = 0
+    with PartitionReaders(iceberg_trips, contents, TARGET, refresh=True) as readers:
+        kill_apply_at_each_phase(iceberg_trips, path, contents)
         rerun = iceberg_trips.backfill("apply", str(path), "--json")
         assert rerun.returncode == 0, rerun.output
         assert rerun.json()["skipped"] == days and rerun.json()["replaced"] == []
@@ -249,28 +235,22 @@ def test_apply_killed_at_each_phase_resumes_old_or_approved_and_rollback_verify_
             marker = iceberg_trips.query(f"select tag, snapshot_id from {backup['schema']}.{backup['identifier']}")
             assert marker == [(backup["identifier"], tags[backup["identifier"]])]
 
-        seen = log_count("rollback_before_commit")
-        process = start(iceberg_trips, ["rollback", str(path)], fault_point="rollback_before_commit")
-        wait_until(
-            reached(iceberg_trips, "rollback_before_commit", before=seen), "rollback to restore its first partition"
-        )
-        kill(process)
-        assert contents.now() == {days[0]: "old", days[1]: "approved", days[2]: "old"}
+        kill_rollback_after_its_first_partition(iceberg_trips, path, contents)
         rolled = iceberg_trips.backfill("rollback", str(path))
         assert rolled.returncode == 0, rolled.output
         assert contents.now() == dict.fromkeys(days, "old")
-        while reads[0] < READS_REQUIRED:
-            time.sleep(0.5)
-    finally:
-        stop.set()
-        for thread in threads:
-            thread.join()
+
+        while readers.reads < READS_REQUIRED:  # more apply/rollback cycles only if the readers are behind
+            for command in ("apply", "rollback"):
+                result = iceberg_trips.backfill(command, str(path))
+                assert result.returncode == 0, result.output
+            cycles += 1
     print(
-        f"reader loop: {reads[0]} reads of the three days in {time.monotonic() - started:.0f} s through 3 killed "
-        f"applies, a resumed apply, a killed rollback and a rollback; {len(anomalies)} anomalies, {len(failures)} failed"
+        f"reader loop: {readers.summary()} through 3 killed applies, a resumed apply, a killed rollback, a rollback "
+        f"and {cycles} more apply/rollback cycles"
     )
-    assert reads[0] >= READS_REQUIRED
-    assert anomalies == [] and failures == []
+    assert readers.reads >= READS_REQUIRED
+    assert readers.anomalies == [] and readers.failures == []
 
     cleaned = iceberg_trips.backfill("clean", str(path))
     assert cleaned.returncode == 0, cleaned.output
@@ -284,8 +264,7 @@ def test_a_target_partitioned_by_a_transform_is_refused_at_apply_and_left_unchan
     BLOCK (as test_spark.py shows for a Hive table) and apply as its refusal, before anything — shown at apply, one
     invocation instead of a plan."""
     path, _ = seed_packet
-    if yaml.safe_load(path.read_text()).get("approval") is None:  # approved by the tests above, when they ran
-        assert iceberg_trips.approve(path).returncode == 0
+    approved(iceberg_trips, path)
     with iceberg_trips.backend.session() as spark:
         columns = spark.table(TARGET).columns
         spark.sql(

@@ -79,6 +79,23 @@ def reached(project, point, before=0):
     return lambda: log.exists() and log.read_text(errors="replace").count(f"dbt_backfill fault point: {point}") > before
 
 
+def fault_count(project, point) -> int:
+    """How many times the project's dbt log says an operation reached the fault point."""
+    log = project.dir / "logs" / "dbt.log"
+    return log.read_text(errors="replace").count(f"dbt_backfill fault point: {point}") if log.exists() else 0
+
+
+def held_at(project, args, point, release=None):
+    """`args` started and returned once it logs the fault point; one that ends before it fails with its output."""
+    seen = fault_count(project, point)
+    process = start(project, args, fault_point=point, release=release)
+    arrived = reached(project, point, before=seen)
+    wait_until(lambda: arrived() or process.poll() is not None, f"{args[0]} to reach {point}")
+    if not arrived():
+        raise AssertionError(f"ended before {point}: " + "".join(process.communicate()))
+    return process
+
+
 def kill(process):
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()

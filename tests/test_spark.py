@@ -9,13 +9,12 @@ this file holds only what is Spark's own."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
 import pytest
 import yaml
 from dbt_backfill.demo import BACKFILL_DAYS
-from test_resilience import kill, reached, start, wait_until
+from spark_phases import PartitionReaders, kill_apply_at_each_phase, kill_rollback_after_its_first_partition
 
 pytestmark = pytest.mark.spark
 
@@ -151,67 +150,11 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
     for added in set(source_dir.rglob("*")) - source_files:  # the correction's file taken away again
         added.unlink()
 
-    def log_count(point):
-        log = (spark_trips.dir / "logs" / "dbt.log").read_text(errors="replace")
-        return log.count(f"dbt_backfill fault point: {point}")
-
-    # readers from here to the end of the last rollback: four sessions that stay open, each reading the three days'
-    # rows (their count and fare total per day, computed from the rows read) again and again; each read reads both
-    # partitions whose directories are swapped (the third day's build equals it: never swapped, always checked)
-    allowed = {
-        day: {
-            (len(contents.old[day]), _fare(contents, contents.old[day])),
-            (len(contents.approved[day]), _fare(contents, contents.approved[day])),
-        }
-        for day in days
-    }
-    reads, anomalies, failures, stop = [0], [], [], threading.Event()
-
-    def reader():
-        from pyspark.sql import functions as F
-
-        session = spark_trips.backend.server.new_session()
-        session.conf.set("spark.sql.codegen.wholeStage", "false")  # a few rows: compiling code costs more than it saves
-        try:
-            rows = (
-                session.read.table(TARGET)
-                .where(F.col("trip_date").cast("string").isin(days))
-                .select(F.col("trip_date").cast("string").alias("day"), "fare")
-            )
-            while not stop.is_set():
-                try:
-                    read = rows.collect()
-                except Exception as exc:  # a read that fails is an anomaly too: the directory it planned on vanished
-                    failures.append(repr(exc)[:300])
-                    continue
-                seen = {}
-                for row in read:
-                    count, total = seen.get(row["day"], (0, 0))
-                    seen[row["day"]] = (count + 1, total + row["fare"])
-                for day in days:
-                    if seen.get(day, (0, 0)) not in allowed[day]:
-                        anomalies.append((day, seen.get(day)))
-                reads[0] += 1
-        finally:
-            session.stop()
-
-    threads = [threading.Thread(target=reader) for _ in range(4)]
-    for thread in threads:
-        thread.start()
+    # readers from here to the end of the last rollback (tests/spark_phases.py); each read reads both partitions
+    # whose directories are swapped (the third day's build equals it: never swapped, always checked)
     cycles = 0
-    try:
-        # each kill: the first partition not yet approved is where the run stops
-        expected = [
-            ("after_new_directory", {days[0]: "old", days[1]: "old", days[2]: "old"}),
-            ("after_swap_before_fingerprint", {days[0]: "approved", days[1]: "old", days[2]: "old"}),
-            ("before_commit", {days[0]: "approved", days[1]: "approved", days[2]: "old"}),
-        ]
-        for point, states in expected:
-            seen = log_count(point) if (spark_trips.dir / "logs" / "dbt.log").exists() else 0
-            process = start(spark_trips, ["apply", str(path)], fault_point=point)
-            wait_until(reached(spark_trips, point, before=seen), f"apply to reach {point}")
-            kill(process)
-            assert contents.now() == states, point
+    with PartitionReaders(spark_trips, contents, TARGET) as readers:
+        kill_apply_at_each_phase(spark_trips, path, contents)
         # the old directories were never touched: the backups name them
         for day in days:
             assert any(local(old_locations[day]).glob("*.parquet")), day
@@ -232,35 +175,24 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
             assert "/_backfill/" in swapped[day] and swapped[day] != old_locations[day]
         assert swapped[days[2]] == old_locations[days[2]]
 
-        seen = log_count("rollback_before_commit")
-        process = start(spark_trips, ["rollback", str(path)], fault_point="rollback_before_commit")
-        wait_until(
-            reached(spark_trips, "rollback_before_commit", before=seen), "rollback to swap back its first partition"
-        )
-        kill(process)
-        assert contents.now() == {days[0]: "old", days[1]: "approved", days[2]: "old"}
+        kill_rollback_after_its_first_partition(spark_trips, path, contents)
         rolled = spark_trips.backfill("rollback", str(path))
         assert rolled.returncode == 0, rolled.output
         assert contents.now() == dict.fromkeys(days, "old")
         assert locations(spark_trips, TARGET) == old_locations  # swapped back: the very directories from before
 
         # then apply and rollback again, cycle after cycle, until enough reads
-        while reads[0] * len(contents.changed) < PARTITION_READS_REQUIRED:
+        while readers.reads * len(contents.changed) < PARTITION_READS_REQUIRED:
             for command in ("apply", "rollback"):
                 result = spark_trips.backfill(command, str(path))
                 assert result.returncode == 0, result.output
             cycles += 1
-    finally:
-        stop.set()
-        for thread in threads:
-            thread.join()
     print(
-        f"reader loop: {reads[0]} reads of the three days ({reads[0] * len(contents.changed)} reads of a swapped "
-        f"partition) through 4 killed and 2 whole applies and rollbacks, then {cycles} apply/rollback cycles; "
-        f"{len(anomalies)} anomalies, {len(failures)} failed reads"
+        f"reader loop: {readers.summary()} of the three days ({readers.reads * len(contents.changed)} reads of a "
+        f"swapped partition) through 4 killed and 2 whole applies and rollbacks, then {cycles} apply/rollback cycles"
     )
-    assert reads[0] * len(contents.changed) >= PARTITION_READS_REQUIRED
-    assert anomalies == [] and failures == []
+    assert readers.reads * len(contents.changed) >= PARTITION_READS_REQUIRED
+    assert readers.anomalies == [] and readers.failures == []
     assert contents.now() == dict.fromkeys(days, "old")
 
     # clean: the rollback needs nothing; the written directories are read by nothing and go, the old ones stay
@@ -282,11 +214,6 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
         assert any(local(old_locations[day]).glob("*.parquet")), day
     assert contents.now() == dict.fromkeys(days, "old")
     assert [t for t in spark_trips.tables_in("analytics_backfill") if packet["run_id"] in t] == []
-
-
-def _fare(contents, rows):
-    index = contents.columns.index("fare")
-    return sum(row[index] for row in rows)
 
 
 def test_a_target_not_partitioned_by_the_partition_column_is_refused_at_apply_and_left_unchanged(

@@ -177,7 +177,8 @@
       ~ '; the rest are unchanged.') %}
   {% set backup_relation = dbt_backfill._relation(partition.backup) %}
   {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition.value) %}
-  {# `before` and `scope`: an engine that backs up by reference (Iceberg's tagged snapshot) checks the rows it keeps #}
+  {% do dbt_backfill._fault_point('before_backup') %}
+  {# `before` and `scope`: an engine that backs up by reference (Delta's clone, Iceberg's tag) checks the rows it keeps #}
   {% do dbt_backfill.backup_partition(target_relation, backup_relation, predicate, dbt_backfill._merged(
       dbt_backfill._write_unit(scope, partition.value), {'before': current, 'scope': scope})) %}
   {% do dbt_backfill._fault_point('after_backup') %}

@@ -8,6 +8,13 @@
   {{ return({}) }}
 {% endmacro %}
 
+{# Delta: also the table's version now, before any partition of the write session is read: a rollback's write counts
+   other writers' commits from there (_delta_rows_to_write), so none between its read of a partition and its write
+   goes unseen. #}
 {% macro spark___target_layout(target_relation) %}
-  {{ return(dbt_backfill._spark_table_layout(target_relation)) }}
+  {% set layout = dbt_backfill._spark_table_layout(target_relation) %}
+  {% if (layout.provider or '') | lower == 'delta' %}
+    {% do layout.update({'delta_version': dbt_backfill._delta_version(target_relation)}) %}
+  {% endif %}
+  {{ return(layout) }}
 {% endmacro %}

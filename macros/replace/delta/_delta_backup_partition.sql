@@ -6,7 +6,11 @@
   partition (a DELETE of the others, recorded in the clone's log alone), so it holds what the partition held at v,
   as a backup does elsewhere. The clone's CLONE commit records the target and v (`describe history <backup>`),
   and so does its property dbt_backfill.target_version. v is the version this partition's write is checked
-  against (_delta_replace_partition: no other commit may have changed the partition after it).
+  against (_delta_replace_partition: no other commit may have changed the partition after it). With unit.before
+  and unit.scope (apply: the partition's fingerprint as apply just read it, equal to the plan's target_before), the
+  clone's rows must still be those: a commit to the partition between that read and v (the scheduled run) would
+  otherwise be kept as the backup and replaced by the apply. Refused here instead, before anything is written, as
+  Iceberg's backup does (_iceberg_backup_partition).
 #}
 {% macro _delta_backup_partition(target_relation, backup_relation, partition_predicate, unit) %}
   {% set version = dbt_backfill._delta_version(target_relation) %}
@@ -17,5 +21,16 @@
       ~ ' version as of ' ~ version ~ " tblproperties ('dbt_backfill.target_version' = '" ~ version ~ "')", fetch=false) %}
   {% do dbt_backfill._execute('delete from ' ~ backup_relation ~ ' where not (' ~ partition_predicate ~ ') or '
       ~ adapter.quote(unit.column) ~ ' is null', fetch=false) %}
+  {% if unit.get('before') is not none %}
+    {% set at_version = dbt_backfill._fingerprint_in_scope(backup_relation, unit.scope, unit.value, true) %}
+    {% if not dbt_backfill._same_fingerprint(at_version, unit.before) %}
+      {% do dbt_backfill._execute('drop table ' ~ backup_relation, fetch=false) %}
+      {% do dbt_backfill._refuse('target_changed',
+          'partition ' ~ unit.value ~ ' changed while it was read: the table is now at version ' ~ version ~ ', whose rows '
+          ~ 'of it (sha256 ' ~ at_version.sha256[:12] ~ '…) are not the ones just checked (sha256 ' ~ unit.before.sha256[:12]
+          ~ '…): another writer committed to it. Nothing of this partition was written; it is as that writer left it. Plan again.',
+          {'partition': unit.value, 'version': version}) %}
+    {% endif %}
+  {% endif %}
   {% do unit.layout.setdefault('delta', {}).update({unit.value | string: {'read': version}}) %}
 {% endmacro %}

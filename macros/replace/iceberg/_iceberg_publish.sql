@@ -28,7 +28,8 @@
     {% do dbt_backfill._refuse('target_moved', 'partition ' ~ unit.value ~ ' was not published: ' ~ moved ~ '. Iceberg '
         ~ 'publishes only by fast-forwarding main from the snapshot the audit read, so nothing of this partition was '
         ~ 'published and main is as the other writer left it; partitions published before it in this run stay '
-        ~ 'published (the audit trail lists them). Plan again.',
+        ~ 'published (the audit trail lists them). Apply again: it reads each partition afresh, and refuses one the other '
+        ~ 'writer changed.',
         {'partition': unit.value, 'before': wrote.base, 'main': main_now, 'branch': wrote.branch}) %}
   {% endif %}
   {% do dbt_backfill._execute('call spark_catalog.system.fast_forward(' ~ dbt_backfill._sql_literal(target_relation.schema
@@ -40,4 +41,6 @@
         ~ 'the same instant. Check the table with `dbt-backfill verify` before going on.') %}
   {% endif %}
   {% do dbt_backfill._execute('alter table ' ~ target_relation ~ ' drop branch if exists `' ~ wrote.branch ~ '`', fetch=false) %}
+  {# what an undo compares main with: the snapshot this partition was published at (_iceberg_undo) #}
+  {% do dbt_backfill._iceberg_state().setdefault(unit.value | string, {}).update({'published': wrote.written}) %}
 {% endmacro %}
