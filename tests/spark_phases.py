@@ -25,19 +25,30 @@ def kill_apply_at_each_phase(project, path, contents) -> None:
         assert contents.now() == {day: "approved" if i < approved else "old" for i, day in enumerate(days)}, point
 
 
-def kill_rollback_after_its_first_partition(project, path, contents) -> None:
+def kill_rollback_after_its_first_partition(project, path, contents, readers=None) -> None:
+    """`readers`: from here on, their reads count as made during a rollback."""
     days = list(contents.old)
+    if readers is not None:
+        readers.phase = "rollback"
     kill(held_at(project, ["rollback", str(path)], "rollback_before_commit"))
     assert contents.now() == {days[0]: "old", days[1]: "approved", days[2]: "old"}
 
 
-class PartitionReaders:
-    """`with PartitionReaders(project, contents) as readers:` reads from the first statement of the block to its
-    end. `refresh`: an Iceberg session caches the table (the catalog's cache-enabled, on by default), so a reader
-    refreshes it before each read, as a user who wants the newest snapshot must."""
+ROLLBACK_READS = 100  # reads made while a rollback runs, at least, before the readers may stop
 
-    def __init__(self, project, contents, target: str, sessions: int = 4, refresh: bool = False) -> None:
-        self.project, self.target, self.refresh = project, target, refresh
+
+class PartitionReaders:
+    """`with PartitionReaders(project, contents, target, required) as readers:` reads from the first statement of the
+    block (the test's applies: phase "apply") until `readers.phase = "rollback"` has been set and both `required`
+    reads in all and ROLLBACK_READS during the rollbacks are made — or the block ends. They stop there rather than
+    read on: on two cores every read past the requirement slows the other worker's tests. `refresh`: an Iceberg
+    session caches the table (the catalog's cache-enabled, on by default), so a reader refreshes it before each read,
+    as a user who wants the newest snapshot must."""
+
+    def __init__(self, project, contents, target: str, required: int, sessions: int = 4, refresh: bool = False) -> None:
+        self.project, self.target, self.refresh, self.required = project, target, refresh, required
+        self.phase = "apply"
+        self.by_phase: dict[str, int] = {"apply": 0, "rollback": 0}
         self.days = list(contents.old)
         fare = contents.columns.index("fare")
         self.allowed = {
@@ -65,7 +76,13 @@ class PartitionReaders:
             thread.join()
 
     def summary(self) -> str:
-        return f"{self.reads} reads, {len(self.anomalies)} anomalies, {len(self.failures)} failed reads"
+        return (
+            f"{self.reads} reads ({self.by_phase['apply']} during applies, {self.by_phase['rollback']} during "
+            f"rollbacks), {len(self.anomalies)} anomalies, {len(self.failures)} failed reads"
+        )
+
+    def _enough(self) -> bool:
+        return self.reads >= self.required and self.by_phase["rollback"] >= ROLLBACK_READS
 
     def _read_until_stopped(self) -> None:
         from pyspark.sql import functions as F
@@ -78,7 +95,7 @@ class PartitionReaders:
             .select(F.col("trip_date").cast("string").alias("day"), "fare")
         )
         try:
-            while not self._stop.is_set():
+            while not self._stop.is_set() and not self._enough():
                 try:
                     if self.refresh:
                         session.sql(f"refresh table {self.target}")
@@ -96,6 +113,7 @@ class PartitionReaders:
                         if seen.get(day, (0, Decimal(0))) not in self.allowed[day]:
                             self.anomalies.append((day, seen.get(day)))
                     self.reads += 1
+                    self.by_phase[self.phase] += 1
         finally:
             session.stop()
 

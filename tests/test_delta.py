@@ -196,7 +196,7 @@ def test_an_apply_killed_at_each_phase_resumes_rollback_restores_and_readers_nev
     contents = Contents(delta_trips, packet)
     days = list(contents.old)
     cycles = 0
-    with PartitionReaders(delta_trips, contents, TARGET) as readers:
+    with PartitionReaders(delta_trips, contents, TARGET, READS_REQUIRED) as readers:
         kill_apply_at_each_phase(delta_trips, path, contents)
         rerun = delta_trips.backfill("apply", str(path), "--json")
         assert rerun.returncode == 0, rerun.output
@@ -205,13 +205,14 @@ def test_an_apply_killed_at_each_phase_resumes_rollback_restores_and_readers_nev
         verified = delta_trips.backfill("verify", str(path))
         assert verified.returncode == 0, verified.output
 
-        kill_rollback_after_its_first_partition(delta_trips, path, contents)
+        kill_rollback_after_its_first_partition(delta_trips, path, contents, readers)
         rolled = delta_trips.backfill("rollback", str(path))
         assert rolled.returncode == 0, rolled.output
         assert contents.now() == dict.fromkeys(days, "old")
 
         while readers.reads < READS_REQUIRED:  # more apply/rollback cycles only if the readers are behind
             for command in ("apply", "rollback"):
+                readers.phase = command
                 result = delta_trips.backfill(command, str(path))
                 assert result.returncode == 0, result.output
             cycles += 1

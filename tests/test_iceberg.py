@@ -216,7 +216,7 @@ def test_apply_killed_at_each_phase_resumes_old_or_approved_and_rollback_verify_
     days = list(contents.old)
     assert contents.changed == days[:2]
     cycles = 0
-    with PartitionReaders(iceberg_trips, contents, TARGET, refresh=True) as readers:
+    with PartitionReaders(iceberg_trips, contents, TARGET, READS_REQUIRED, refresh=True) as readers:
         kill_apply_at_each_phase(iceberg_trips, path, contents)
         rerun = iceberg_trips.backfill("apply", str(path), "--json")
         assert rerun.returncode == 0, rerun.output
@@ -235,13 +235,14 @@ def test_apply_killed_at_each_phase_resumes_old_or_approved_and_rollback_verify_
             marker = iceberg_trips.query(f"select tag, snapshot_id from {backup['schema']}.{backup['identifier']}")
             assert marker == [(backup["identifier"], tags[backup["identifier"]])]
 
-        kill_rollback_after_its_first_partition(iceberg_trips, path, contents)
+        kill_rollback_after_its_first_partition(iceberg_trips, path, contents, readers)
         rolled = iceberg_trips.backfill("rollback", str(path))
         assert rolled.returncode == 0, rolled.output
         assert contents.now() == dict.fromkeys(days, "old")
 
         while readers.reads < READS_REQUIRED:  # more apply/rollback cycles only if the readers are behind
             for command in ("apply", "rollback"):
+                readers.phase = command
                 result = iceberg_trips.backfill(command, str(path))
                 assert result.returncode == 0, result.output
             cycles += 1

@@ -153,7 +153,7 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
     # readers from here to the end of the last rollback (tests/spark_phases.py); each read reads both partitions
     # whose directories are swapped (the third day's build equals it: never swapped, always checked)
     cycles = 0
-    with PartitionReaders(spark_trips, contents, TARGET) as readers:
+    with PartitionReaders(spark_trips, contents, TARGET, PARTITION_READS_REQUIRED // len(contents.changed)) as readers:
         kill_apply_at_each_phase(spark_trips, path, contents)
         # the old directories were never touched: the backups name them
         for day in days:
@@ -175,7 +175,7 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
             assert "/_backfill/" in swapped[day] and swapped[day] != old_locations[day]
         assert swapped[days[2]] == old_locations[days[2]]
 
-        kill_rollback_after_its_first_partition(spark_trips, path, contents)
+        kill_rollback_after_its_first_partition(spark_trips, path, contents, readers)
         rolled = spark_trips.backfill("rollback", str(path))
         assert rolled.returncode == 0, rolled.output
         assert contents.now() == dict.fromkeys(days, "old")
@@ -184,6 +184,7 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
         # then apply and rollback again, cycle after cycle, until enough reads
         while readers.reads * len(contents.changed) < PARTITION_READS_REQUIRED:
             for command in ("apply", "rollback"):
+                readers.phase = command
                 result = spark_trips.backfill(command, str(path))
                 assert result.returncode == 0, result.output
             cycles += 1
