@@ -118,6 +118,22 @@ class PartitionReaders:
             session.stop()
 
 
+def apply_while_another_writer_commits(project, path, point: str, release: str, write) -> tuple[int, str, str]:
+    """Apply held at the fault point `point`; `write()` — another writer's statements, in a session of the test's —
+    then the apply let go (the `release` table made, _fault_point) and run to its end. Returns its exit status,
+    stdout and stderr."""
+    process = held_at(project, ["apply", str(path)], point, release=release)
+    try:
+        write()
+        project.query(f"create table default.{release} (x int) using parquet")
+        stdout, stderr = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            kill(process)
+        project.query(f"drop table if exists default.{release}")
+    return process.returncode, stdout, stderr
+
+
 def a_writer_between_the_write_and_its_check(project, path, contents, target: str, release: str) -> str:
     """Apply held after its first partition became the table's, before the check that reads it back (fault point
     after_swap_before_fingerprint, let go once `release` exists); another writer, the live job say, deletes a trip of
@@ -126,16 +142,14 @@ def a_writer_between_the_write_and_its_check(project, path, contents, target: st
     writer left it, not put the before-rows over the writer's commit. Returns the apply's stderr; the test puts the
     table back."""
     day = next(iter(contents.old))
-    process = held_at(project, ["apply", str(path)], "after_swap_before_fingerprint", release=release)
-    try:
-        project.query(f"delete from {target} where trip_id = 1001")
-        project.query(f"create table default.{release} (x int) using parquet")
-        stdout, stderr = process.communicate(timeout=300)
-    finally:
-        if process.poll() is None:
-            kill(process)
-        project.query(f"drop table if exists default.{release}")
-    assert process.returncode == 3, stdout + stderr
+    returncode, stdout, stderr = apply_while_another_writer_commits(
+        project,
+        path,
+        "after_swap_before_fingerprint",
+        release,
+        lambda: project.query(f"delete from {target} where trip_id = 1001"),
+    )
+    assert returncode == 3, stdout + stderr
     assert f"partition {day} would not equal the approved fingerprint after replacement" in stderr, stderr
     assert "so it was left as that writer left it" in stderr, stderr
     assert "Partitions replaced before it: none; the partitions after it are unchanged" in stderr, stderr
@@ -159,16 +173,14 @@ def a_writer_between_the_read_and_the_backup(project, path, contents, target: st
     checked against that read and refuses: kept as the backup, the writer's commit would be replaced by the apply.
     The writer's commit is then taken back by the test (the same rows again). Returns the apply's stderr."""
     day = next(iter(contents.old))
-    process = held_at(project, ["apply", str(path)], "before_backup", release=release)
-    try:
-        project.query(f"update {target} set fare = fare + 100 where trip_id = 1001")
-        project.query(f"create table default.{release} (x int) using parquet")
-        stdout, stderr = process.communicate(timeout=300)
-    finally:
-        if process.poll() is None:
-            kill(process)
-        project.query(f"drop table if exists default.{release}")
-    assert process.returncode == 3, stdout + stderr
+    returncode, stdout, stderr = apply_while_another_writer_commits(
+        project,
+        path,
+        "before_backup",
+        release,
+        lambda: project.query(f"update {target} set fare = fare + 100 where trip_id = 1001"),
+    )
+    assert returncode == 3, stdout + stderr
     assert f"partition {day} changed while it was read" in stderr, stderr
     assert (
         "another writer committed to it. Nothing of this partition was written; it is as that writer left it" in stderr

@@ -19,10 +19,10 @@ from spark_phases import (
     PartitionReaders,
     a_writer_between_the_read_and_the_backup,
     a_writer_between_the_write_and_its_check,
+    apply_while_another_writer_commits,
     kill_apply_at_each_phase,
     kill_rollback_after_its_first_partition,
 )
-from test_resilience import held_at, kill
 from test_spark import TARGET, Contents
 
 pytestmark = [pytest.mark.spark, pytest.mark.delta]
@@ -133,16 +133,14 @@ def test_a_writer_committing_to_the_partition_between_the_check_and_the_write_ma
     approved(delta_trips, path)
     before = published(delta_trips)
     [(version, *_)] = delta_trips.query(f"describe history {TARGET} limit 1")
-    process = held_at(delta_trips, ["apply", str(path)], "delta_before_commit", release=RELEASE)
-    try:
-        delta_trips.query(f"delete from {TARGET} where trip_id = 1001")
-        delta_trips.query(f"create table default.{RELEASE} (x int) using parquet")
-        stdout, stderr = process.communicate(timeout=300)
-    finally:
-        if process.poll() is None:
-            kill(process)
-        delta_trips.query(f"drop table if exists default.{RELEASE}")
-    assert process.returncode == 3, stdout + stderr
+    returncode, stdout, stderr = apply_while_another_writer_commits(
+        delta_trips,
+        path,
+        "delta_before_commit",
+        RELEASE,
+        lambda: delta_trips.query(f"delete from {TARGET} where trip_id = 1001"),
+    )
+    assert returncode == 3, stdout + stderr
     assert (
         "another writer committed to partition 2026-03-01 of analytics.fct_trips after the check read version "
         in stderr

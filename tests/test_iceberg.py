@@ -19,10 +19,10 @@ from spark_phases import (
     PartitionReaders,
     a_writer_between_the_read_and_the_backup,
     a_writer_between_the_write_and_its_check,
+    apply_while_another_writer_commits,
     kill_apply_at_each_phase,
     kill_rollback_after_its_first_partition,
 )
-from test_resilience import held_at, kill
 from test_spark import TARGET, Contents, plan
 
 pytestmark = [pytest.mark.spark, pytest.mark.iceberg]
@@ -139,22 +139,19 @@ def test_a_commit_to_main_between_audit_and_publish_makes_the_publish_refuse_and
     before = published(iceberg_trips, packet)
     main_before = refs(iceberg_trips)["main"][1]
 
-    process = held_at(iceberg_trips, ["apply", str(path)], "iceberg_before_publish", release=RELEASE)
-    try:
-        columns = contents.columns
-        row = ", ".join(
-            "9999" if c == "trip_id" else "date'2026-02-20'" if c == "trip_date" else f"`{c}`" for c in columns
-        )
-        iceberg_trips.query(f"insert into {TARGET} select {row} from {TARGET} where trip_id = 1001")
-        main_other = refs(iceberg_trips)["main"][1]
-        iceberg_trips.query(f"create table default.{RELEASE} (x int) using parquet")
-        stdout, stderr = process.communicate(timeout=300)
-    finally:
-        if process.poll() is None:
-            kill(process)
-        iceberg_trips.query(f"drop table if exists default.{RELEASE}")
+    row = ", ".join(
+        "9999" if c == "trip_id" else "date'2026-02-20'" if c == "trip_date" else f"`{c}`" for c in contents.columns
+    )
+    returncode, stdout, stderr = apply_while_another_writer_commits(
+        iceberg_trips,
+        path,
+        "iceberg_before_publish",
+        RELEASE,
+        lambda: iceberg_trips.query(f"insert into {TARGET} select {row} from {TARGET} where trip_id = 1001"),
+    )
+    main_other = refs(iceberg_trips)["main"][1]  # the other writer's snapshot: nothing has committed since
 
-    assert process.returncode == 3, stdout + stderr
+    assert returncode == 3, stdout + stderr
     assert (
         f"partition 2026-03-01 was not published: main moved from snapshot {main_before} (the one the audit read as "
         f"before) to {main_other}: another writer committed to the table after the audit" in stderr
