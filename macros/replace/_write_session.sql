@@ -16,7 +16,7 @@
   {% do dbt_backfill.acquire_target_lock(target_relation) %}
   {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_columns) %}
   {# how the engine stores the target (Spark: its location and partitioning), read once for every partition #}
-  {% set layout = dbt_backfill._target_layout(target_relation) %}
+  {% set layout = dbt_backfill._target_layout(target_relation, writing=true) %}
   {% set problem = dbt_backfill.write_unit_problem(target_relation, scope.partition_column.name, layout) %}
   {% if problem %}
     {% do dbt_backfill._refuse('target_not_partitioned', problem ~ '. The target is unchanged.',
