@@ -21,16 +21,10 @@
       ~ ' version as of ' ~ version ~ " tblproperties ('dbt_backfill.target_version' = '" ~ version ~ "')", fetch=false) %}
   {% do dbt_backfill._execute('delete from ' ~ backup_relation ~ ' where not (' ~ partition_predicate ~ ') or '
       ~ adapter.quote(unit.column) ~ ' is null', fetch=false) %}
-  {% if unit.get('before') is not none %}
-    {% set at_version = dbt_backfill._fingerprint_in_scope(backup_relation, unit.scope, unit.value, true) %}
-    {% if not dbt_backfill._same_fingerprint(at_version, unit.before) %}
-      {% do dbt_backfill._execute('drop table ' ~ backup_relation, fetch=false) %}
-      {% do dbt_backfill._refuse('target_changed',
-          'partition ' ~ unit.value ~ ' changed while it was read: the table is now at version ' ~ version ~ ', whose rows '
-          ~ 'of it (sha256 ' ~ at_version.sha256[:12] ~ '…) are not the ones just checked (sha256 ' ~ unit.before.sha256[:12]
-          ~ '…): another writer committed to it. Nothing of this partition was written; it is as that writer left it. Plan again.',
-          {'partition': unit.value, 'version': version}) %}
-    {% endif %}
+  {% set changed = dbt_backfill._kept_rows_unlike_read(backup_relation, unit, 'the table is now at version ' ~ version) %}
+  {% if changed %}
+    {% do dbt_backfill._execute('drop table ' ~ backup_relation, fetch=false) %}
+    {% do dbt_backfill._refuse('target_changed', changed, {'partition': unit.value, 'version': version}) %}
   {% endif %}
   {% do unit.layout.setdefault('delta', {}).update({unit.value | string: {'read': version}}) %}
 {% endmacro %}

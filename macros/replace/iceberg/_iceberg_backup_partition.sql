@@ -16,16 +16,10 @@
         ~ 'partition to back up. The target is unchanged.') %}
   {% endif %}
   {% set before = main.snapshot_id | int %}
-  {% if unit.get('before') is not none %}
-    {% set at_before = dbt_backfill._fingerprint_in_scope(dbt_backfill._iceberg_pinned(target_relation, before), unit.scope,
-                                                          unit.value, true) %}
-    {% if not dbt_backfill._same_fingerprint(at_before, unit.before) %}
-      {% do dbt_backfill._refuse('target_changed',
-          'partition ' ~ unit.value ~ ' changed while it was read: main is now at snapshot ' ~ before ~ ', whose rows of '
-          ~ 'it (sha256 ' ~ at_before.sha256[:12] ~ '…) are not the ones just checked (sha256 ' ~ unit.before.sha256[:12]
-          ~ '…): another writer committed to it. Nothing of this partition was written; it is as that writer left it. Plan again.',
-          {'partition': unit.value, 'snapshot': before}) %}
-    {% endif %}
+  {% set changed = dbt_backfill._kept_rows_unlike_read(dbt_backfill._iceberg_pinned(target_relation, before), unit,
+                                                       'main is now at snapshot ' ~ before) %}
+  {% if changed %}
+    {% do dbt_backfill._refuse('target_changed', changed, {'partition': unit.value, 'snapshot': before}) %}
   {% endif %}
   {% do dbt_backfill._execute('alter table ' ~ target_relation ~ ' create or replace tag `' ~ backup_relation.identifier
       ~ '` as of version ' ~ before, fetch=false) %}
