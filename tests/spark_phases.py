@@ -196,3 +196,32 @@ def a_writer_between_the_read_and_the_backup(project, path, contents, target: st
         + 100
     )
     return stderr
+
+
+def resume_the_killed_apply(project, path, contents) -> None:
+    """The rerun after the kills: the two days approved by the killed runs skipped, the third (its build equals it)
+    too; nothing replaced again."""
+    days = list(contents.old)
+    rerun = project.backfill("apply", str(path), "--json")
+    assert rerun.returncode == 0, rerun.output
+    assert rerun.json()["skipped"] == days and rerun.json()["replaced"] == []
+    assert contents.now() == {days[0]: "approved", days[1]: "approved", days[2]: "old"}
+
+
+def roll_back_the_rest(project, path, contents) -> None:
+    """The rerun of the killed rollback: every day old again."""
+    rolled = project.backfill("rollback", str(path))
+    assert rolled.returncode == 0, rolled.output
+    assert contents.now() == dict.fromkeys(contents.old, "old")
+
+
+def cycle_until_read(project, path, readers: PartitionReaders) -> int:
+    """More apply/rollback cycles, only while the readers have read less than they must. Returns how many."""
+    cycles = 0
+    while readers.reads < readers.required:
+        for command in ("apply", "rollback"):
+            readers.phase = command
+            result = project.backfill(command, str(path))
+            assert result.returncode == 0, result.output
+        cycles += 1
+    return cycles

@@ -20,8 +20,11 @@ from spark_phases import (
     a_writer_between_the_read_and_the_backup,
     a_writer_between_the_write_and_its_check,
     apply_while_another_writer_commits,
+    cycle_until_read,
     kill_apply_at_each_phase,
     kill_rollback_after_its_first_partition,
+    resume_the_killed_apply,
+    roll_back_the_rest,
 )
 from test_spark import TARGET, Contents
 
@@ -193,27 +196,16 @@ def test_an_apply_killed_at_each_phase_resumes_rollback_restores_and_readers_nev
     approved(delta_trips, path)
     contents = Contents(delta_trips, packet)
     days = list(contents.old)
-    cycles = 0
     with PartitionReaders(delta_trips, contents, TARGET, READS_REQUIRED) as readers:
         kill_apply_at_each_phase(delta_trips, path, contents)
-        rerun = delta_trips.backfill("apply", str(path), "--json")
-        assert rerun.returncode == 0, rerun.output
-        assert rerun.json()["skipped"] == days and rerun.json()["replaced"] == []
-        assert contents.now() == {days[0]: "approved", days[1]: "approved", days[2]: "old"}
+        resume_the_killed_apply(delta_trips, path, contents)
         verified = delta_trips.backfill("verify", str(path))
         assert verified.returncode == 0, verified.output
 
         kill_rollback_after_its_first_partition(delta_trips, path, contents, readers)
-        rolled = delta_trips.backfill("rollback", str(path))
-        assert rolled.returncode == 0, rolled.output
-        assert contents.now() == dict.fromkeys(days, "old")
+        roll_back_the_rest(delta_trips, path, contents)
 
-        while readers.reads < READS_REQUIRED:  # more apply/rollback cycles only if the readers are behind
-            for command in ("apply", "rollback"):
-                readers.phase = command
-                result = delta_trips.backfill(command, str(path))
-                assert result.returncode == 0, result.output
-            cycles += 1
+        cycles = cycle_until_read(delta_trips, path, readers)
     print(
         f"reader loop: {readers.summary()} through 3 killed applies, a resumed apply, a killed rollback, a rollback "
         f"and {cycles} more apply/rollback cycles"

@@ -20,8 +20,11 @@ from spark_phases import (
     a_writer_between_the_read_and_the_backup,
     a_writer_between_the_write_and_its_check,
     apply_while_another_writer_commits,
+    cycle_until_read,
     kill_apply_at_each_phase,
     kill_rollback_after_its_first_partition,
+    resume_the_killed_apply,
+    roll_back_the_rest,
 )
 from test_spark import TARGET, Contents, plan
 
@@ -212,13 +215,9 @@ def test_apply_killed_at_each_phase_resumes_old_or_approved_and_rollback_verify_
     contents = Contents(iceberg_trips, packet)
     days = list(contents.old)
     assert contents.changed == days[:2]
-    cycles = 0
     with PartitionReaders(iceberg_trips, contents, TARGET, READS_REQUIRED, refresh=True) as readers:
         kill_apply_at_each_phase(iceberg_trips, path, contents)
-        rerun = iceberg_trips.backfill("apply", str(path), "--json")
-        assert rerun.returncode == 0, rerun.output
-        assert rerun.json()["skipped"] == days and rerun.json()["replaced"] == []
-        assert contents.now() == {days[0]: "approved", days[1]: "approved", days[2]: "old"}
+        resume_the_killed_apply(iceberg_trips, path, contents)
         totals = iceberg_trips.query(
             f"select count(*), sum(fare) from {TARGET} where trip_date in ('{days[0]}', '{days[1]}', '{days[2]}')"
         )[0]
@@ -233,16 +232,9 @@ def test_apply_killed_at_each_phase_resumes_old_or_approved_and_rollback_verify_
             assert marker == [(backup["identifier"], tags[backup["identifier"]])]
 
         kill_rollback_after_its_first_partition(iceberg_trips, path, contents, readers)
-        rolled = iceberg_trips.backfill("rollback", str(path))
-        assert rolled.returncode == 0, rolled.output
-        assert contents.now() == dict.fromkeys(days, "old")
+        roll_back_the_rest(iceberg_trips, path, contents)
 
-        while readers.reads < READS_REQUIRED:  # more apply/rollback cycles only if the readers are behind
-            for command in ("apply", "rollback"):
-                readers.phase = command
-                result = iceberg_trips.backfill(command, str(path))
-                assert result.returncode == 0, result.output
-            cycles += 1
+        cycles = cycle_until_read(iceberg_trips, path, readers)
     print(
         f"reader loop: {readers.summary()} through 3 killed applies, a resumed apply, a killed rollback, a rollback "
         f"and {cycles} more apply/rollback cycles"

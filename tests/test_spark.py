@@ -14,7 +14,14 @@ from pathlib import Path
 import pytest
 import yaml
 from dbt_backfill.demo import BACKFILL_DAYS
-from spark_phases import PartitionReaders, kill_apply_at_each_phase, kill_rollback_after_its_first_partition
+from spark_phases import (
+    PartitionReaders,
+    cycle_until_read,
+    kill_apply_at_each_phase,
+    kill_rollback_after_its_first_partition,
+    resume_the_killed_apply,
+    roll_back_the_rest,
+)
 
 pytestmark = pytest.mark.spark
 
@@ -152,17 +159,13 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
 
     # readers from here to the end of the last rollback (tests/spark_phases.py); each read reads both partitions
     # whose directories are swapped (the third day's build equals it: never swapped, always checked)
-    cycles = 0
     with PartitionReaders(spark_trips, contents, TARGET, PARTITION_READS_REQUIRED // len(contents.changed)) as readers:
         kill_apply_at_each_phase(spark_trips, path, contents)
         # the old directories were never touched: the backups name them
         for day in days:
             assert any(local(old_locations[day]).glob("*.parquet")), day
 
-        rerun = spark_trips.backfill("apply", str(path), "--json")
-        assert rerun.returncode == 0, rerun.output
-        assert rerun.json()["skipped"] == days and rerun.json()["replaced"] == []  # the third day: equal already
-        assert contents.now() == {days[0]: "approved", days[1]: "approved", days[2]: "old"}
+        resume_the_killed_apply(spark_trips, path, contents)
         # an orphans clean after a resumed apply: the killed runs swapped before any partition_replaced row, and the
         # rerun recorded those partitions as skipped; the backups (the old directories) are kept all the same
         orphans = spark_trips.backfill("clean", "--orphans", "--older-than", "0m", "--yes")
@@ -176,18 +179,10 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
         assert swapped[days[2]] == old_locations[days[2]]
 
         kill_rollback_after_its_first_partition(spark_trips, path, contents, readers)
-        rolled = spark_trips.backfill("rollback", str(path))
-        assert rolled.returncode == 0, rolled.output
-        assert contents.now() == dict.fromkeys(days, "old")
+        roll_back_the_rest(spark_trips, path, contents)
         assert locations(spark_trips, TARGET) == old_locations  # swapped back: the very directories from before
 
-        # then apply and rollback again, cycle after cycle, until enough reads
-        while readers.reads * len(contents.changed) < PARTITION_READS_REQUIRED:
-            for command in ("apply", "rollback"):
-                readers.phase = command
-                result = spark_trips.backfill(command, str(path))
-                assert result.returncode == 0, result.output
-            cycles += 1
+        cycles = cycle_until_read(spark_trips, path, readers)
     print(
         f"reader loop: {readers.summary()} of the three days ({readers.reads * len(contents.changed)} reads of a "
         f"swapped partition) through 4 killed and 2 whole applies and rollbacks, then {cycles} apply/rollback cycles"
