@@ -20,6 +20,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+def _stop_sessions_only_explicitly() -> None:
+    """PySpark Connect's SparkSession.__del__ closes its client, and closing any client shuts down the one release
+    thread pool every session of the process shares. When the garbage collector finalises a session inside that pool's
+    own `submit` (which holds the pool's lock, not reentrant, while it starts a thread), the thread waits on itself:
+    a CI run hung in test_guards until CI's limit ended it. Every session here is stopped where it is made
+    (`new_session`'s callers), so the finaliser has nothing left to do."""
+    from pyspark.sql.connect.session import SparkSession
+
+    SparkSession.__del__ = lambda self: None  # type: ignore[method-assign]
+
+
 def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -37,6 +48,7 @@ class SparkServer:
         from pyspark.sql import SparkSession
         from pyspark.sql.connect.client.retries import DefaultPolicy
 
+        _stop_sessions_only_explicitly()
         session = SparkSession.builder.remote(self.url).create()
         # PySpark retries a call to a server it cannot reach for at least ten minutes (its default policy), per call;
         # the suite's server is on this machine, so a few seconds tell that it is gone and the test fails, not hangs
