@@ -20,6 +20,8 @@ the data with generate_series, and drives the real `dbt` and `dbt-backfill` comm
       first plan (which proves the windows over the whole history) and the next (which relies on that proof)
   P8  plan of 1 day, dedup, 1M rows             on the table as `dbt run` publishes it (no index, no statistics)
       vs the same plan with the partition and business-key indexes and ANALYZE
+  P9  `dbt-backfill stale`, dedup, 100 days     after corrections to 0.1% of the rows of 3 days, the source declaring
+      changed_at, vs `dbt run --full-refresh` and vs the same scan at 10 days; and without a change column
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ SIZES = {
         "p6_rows": 100,
         "p7_rows": 500,
         "p8_rows": 500,
+        "p9_rows": 1_000,
         "repeat": 1,
         "warm_up": False,
     },
@@ -77,6 +80,7 @@ SIZES = {
         "p6_rows": 100_000,
         "p7_rows": 200_000,
         "p8_rows": 100_000,
+        "p9_rows": 100_000,
         "repeat": 2,
         "warm_up": True,
     },
@@ -137,19 +141,26 @@ class Bench:
         self.command("dbt", "deps")
 
     # -- running things ----------------------------------------------------------------------------------
-    def command(self, program: str, *args: str, project_dir: Path | None = None) -> subprocess.CompletedProcess:
+    def command(
+        self, program: str, *args: str, project_dir: Path | None = None, succeeds: tuple[int, ...] = (0,)
+    ) -> subprocess.CompletedProcess:
         project = project_dir or self.dir
-        return self.run([program, *args, "--project-dir", str(project), "--profiles-dir", str(project)], project)
+        return self.run(
+            [program, *args, "--project-dir", str(project), "--profiles-dir", str(project)], project, succeeds
+        )
 
-    def run(self, command: list[str], cwd: Path | None = None) -> subprocess.CompletedProcess:
-        """One of the package's console scripts (`dbt`, `dbt-backfill`) as a user runs it; raises if it fails."""
+    def run(
+        self, command: list[str], cwd: Path | None = None, succeeds: tuple[int, ...] = (0,)
+    ) -> subprocess.CompletedProcess:
+        """One of the package's console scripts (`dbt`, `dbt-backfill`) as a user runs it; raises if it exits with
+        a status outside `succeeds` (`stale` exits 4 when it finds something)."""
         cwd = cwd or self.dir
         script, args = str(BIN / command[0]), command[1:]
         if self.warm:
             completed = subprocess.CompletedProcess(command, *self.warm.run(script, args, cwd, self.env))
         else:
             completed = subprocess.run([script, *args], cwd=cwd, env=self.env, capture_output=True, text=True)
-        if completed.returncode != 0:
+        if completed.returncode not in succeeds:
             raise RuntimeError(
                 f"{' '.join(command[:2])} failed:\n{completed.stdout[-3000:]}\n{completed.stderr[-2000:]}"
             )
@@ -215,12 +226,14 @@ class Bench:
         self.command("dbt-backfill", "apply", str(packet), "--vars", variables)
         return time.perf_counter() - started
 
-    def correct_versions(self, table: str, on_day: str, every: int = 100) -> None:
-        """A late correction: a newer version of every `every`th event of `on_day` (same event_ts, later
-        updated_at)."""
+    def correct_versions(
+        self, table: str, on_day: str, every: int = 100, arrived: str = "updated_at + interval '365 days'"
+    ) -> None:
+        """A late correction: a newer version of every `every`th event of `on_day` (same event_ts, a later
+        updated_at: `arrived`)."""
         self.sql(
             f"insert into bench_raw.{table} select event_id, day, event_ts, customer, amount + 1, 'corrected', "
-            f"updated_at + interval '365 days' from bench_raw.{table} "
+            f"{arrived} from bench_raw.{table} "
             f"where day = '{on_day}' and event_id % {every} = 0"
         )
         self.sql(f"analyze bench_raw.{table}")
@@ -698,6 +711,58 @@ def p8_fresh_unindexed(bench: Bench, rows: int) -> Result:
     )
 
 
+def _stale_scan(bench: Bench, variables: str) -> tuple[float, list[str], int]:
+    """One `dbt-backfill stale events_latest --json`: its seconds, the partitions it found, how many it compared."""
+    started = time.perf_counter()
+    completed = bench.command("dbt-backfill", "stale", "events_latest", "--json", "--vars", variables, succeeds=(0, 4))
+    seconds = time.perf_counter() - started
+    found = json.loads(completed.stdout.strip().splitlines()[-1])
+    return seconds, [s["value"] for s in found["stale"]], found["compared"]
+
+
+def p9_stale_scan(bench: Bench, rows: int) -> Result:
+    """The stale scan of a dedup model after late corrections to 0.1% of the rows of three days, the source
+    declaring changed_at (updated_at), at 100 days of history vs 10 and vs a full rebuild; then the same scan with
+    no change column (every partition compared). Each measured scan follows one that vouched for every partition,
+    as a scheduled scan does."""
+    figures: dict[str, Any] = {"rows_per_day": rows}
+    corrected = [day(3), day(5), day(7)]
+    for days in (10, 100):
+        table = f"p9_events_{days}"
+        variables = json.dumps(
+            {**json.loads(_latest_published(bench, table, days, rows)), "events_changed_at": "updated_at"}
+        )
+        figures[f"first_scan_{days}_days_s"], found, _ = _stale_scan(bench, variables)  # nothing vouched yet: all
+        if found:
+            raise RuntimeError(f"P9: a freshly published table is stale on {found}")
+        for on_day in corrected:
+            bench.correct_versions(table, on_day, every=1000, arrived="current_timestamp")
+        figures[f"scan_{days}_days_s"], found, compared = _stale_scan(bench, variables)
+        figures[f"compared_{days}_days"] = compared
+        if found != corrected:
+            raise RuntimeError(f"P9: the scan found {found}, the corrections were on {corrected}")
+    # the last table (100 days): the full rebuild, and the scan with no change column (every partition compared)
+    no_column = json.dumps({**json.loads(variables), "events_changed_at": None})
+    figures["no_change_column_100_days_s"], found, figures["no_change_column_compared"] = _stale_scan(bench, no_column)
+    if found != corrected:
+        raise RuntimeError(f"P9: without a change column the scan found {found}, the corrections were on {corrected}")
+    figures["full_refresh_100_days_s"] = bench.best(
+        lambda: bench.command("dbt", "run", "-s", "events_latest", "--full-refresh", "--vars", variables), 1
+    )
+    ratios = {
+        "scan / full refresh (100 days)": figures["scan_100_days_s"] / figures["full_refresh_100_days_s"],
+        "scan 100 days / 10 days": figures["scan_100_days_s"] / figures["scan_10_days_s"],
+        "no change column / full refresh": figures["no_change_column_100_days_s"] / figures["full_refresh_100_days_s"],
+    }
+    return Result(
+        "P9 stale scan of a dedup model after corrections to 3 days vs a full rebuild and vs its history",
+        figures,
+        ratios,
+        "<= 0.15x a full refresh, <= 1.3x the 10-day scan",
+        ratios["scan / full refresh (100 days)"] <= 0.15 and ratios["scan 100 days / 10 days"] <= 1.3,
+    )
+
+
 MEASURES = {
     "P1": lambda b, s, w: p1_fingerprint(b, s["p1_rows"]),
     "P2": lambda b, s, w: p2_apply_vs_table_size(b, s["p2_rows"]),
@@ -707,6 +772,7 @@ MEASURES = {
     "P6": lambda b, s, w: p6_history(b, s["p6_rows"]),
     "P7": lambda b, s, w: p7_against_full_rebuild(b, s["p7_rows"]),
     "P8": lambda b, s, w: p8_fresh_unindexed(b, s["p8_rows"]),
+    "P9": lambda b, s, w: p9_stale_scan(b, s["p9_rows"]),
 }
 
 

@@ -23,6 +23,7 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 MACROS = REPO / "macros"
 STEPS = {
+    "stale",
     "ledger",
     "plan",
     "stage",

@@ -74,23 +74,10 @@
   {{ return(value | int) }}
 {% endmacro %}
 
-{# An instant as a SQL literal of the engine's instant type: a date (YAML reads `2026-03-01` as one) is its
-   midnight UTC; an ISO date-time without an offset is UTC. Anything else is refused as bad input. #}
+{# An instant as a SQL literal of the engine's instant type (_parsed_instant: a date is its midnight UTC; an ISO
+   date-time without an offset is UTC). Anything else is refused as bad input. #}
 {% macro _instant_literal(value, name) %}
-  {% set text = value | string %}
-  {% set parsed = none %}
-  {% if modules.re.fullmatch('[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]{1,6})?)?([+-][0-9]{2}:[0-9]{2}|Z)?)?', text)
-        and dbt_backfill._real_date_time(text) %}
-    {% set parsed = modules.datetime.datetime.fromisoformat(text.replace('Z', '+00:00')) if 'T' in text or ' ' in text
-                    else modules.datetime.datetime.fromisoformat(text ~ 'T00:00:00') %}
-  {% endif %}
-  {% if parsed is none %}
-    {% do dbt_backfill._fail(name ~ ' must be a date or an ISO date-time (2026-03-01, 2026-03-01T09:30:00+02:00), got '
-        ~ tojson(text) ~ '. Nothing was read.') %}
-  {% endif %}
-  {% if parsed.tzinfo is none %}{% set parsed = parsed.replace(tzinfo=modules.pytz.utc) %}{% endif %}
-  {% set utc = parsed.astimezone(modules.pytz.utc) %}
-  {{ return('cast(' ~ dbt_backfill._sql_literal(utc.strftime('%Y-%m-%d %H:%M:%S.%f') ~ '+00:00') ~ ' as ' ~ dbt_backfill._instant_type() ~ ')') }}
+  {{ return(dbt_backfill._instant_as(dbt_backfill._parsed_instant(value, name), 'timestamptz')) }}
 {% endmacro %}
 
 {# Who did it and what came of it, in words, from an event's own columns: `who` (who rolled back or cleaned, who ran

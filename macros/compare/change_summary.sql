@@ -9,18 +9,22 @@
   `sample_size` keys of each kind (a top-N, no sort of the differences); only for the sampled changed keys are the
   columns read and compared, in a second, key-restricted statement.
   Plain SQL over the dispatched leaf canonical_text.
+  `typed_by`: the relation whose columns type the stage side (the stale scan's session table holds the model's rows
+  cast to the target's types, and several partitions, so it is read typed by the target and filtered by partition).
 #}
-{% macro change_summary(target_relation, stage_relation, scope, partition_value, sample_size=5) %}
+{% macro change_summary(target_relation, stage_relation, scope, partition_value, sample_size=5, typed_by=none) %}
   {% set string_type = dbt.type_string() %}
   {% set names = [] %}{% for c in scope.material_columns %}{% do names.append(c.name) %}{% endfor %}
   {% set sides = {} %}
   {% for side, relation in [('target', target_relation), ('stage', stage_relation)] %}
     {% set fields = [] %}
-    {% for column in dbt_backfill._columns(relation, names, 'material column') %}
+    {% set typed = relation if side == 'target' or typed_by is none else typed_by %}
+    {% for column in dbt_backfill._columns(typed, names, 'material column') %}
       {% do fields.append(dbt_backfill.canonical_text(column.name, column.data_type)) %}
     {% endfor %}
-    {% set key = dbt_backfill._key_expression(relation, scope) %}
-    {% set where = dbt_backfill._partition_predicate(scope.partition_column, partition_value) if side == 'target' else none %}
+    {% set key = dbt_backfill._key_expression(typed, scope) %}
+    {% set where = dbt_backfill._partition_predicate(scope.partition_column, partition_value)
+        if side == 'target' or typed_by is not none else none %}
     {% do sides.update({side: {
         'relation': relation, 'key': key, 'fields': fields, 'where': where,
         'lean': 'select ' ~ key ~ ' as bf_key, ' ~ dbt_backfill._canonical_row(fields) ~ ' as bf_row from ' ~ relation

@@ -54,21 +54,3 @@
   {% do dbt_backfill._emit_result('drift', {'differing': values if partition_by else none,
       'ranges': dbt_backfill._as_ranges(values, family) if partition_by else none, 'differing_rows': rows | sum}) %}
 {% endmacro %}
-
-{# Partition values as plan takes them, consecutive runs of days or integers as inclusive ranges (a..b). #}
-{% macro _as_ranges(values, family) %}
-  {% if family not in ('date', 'integer') or 'NULL' in values %}{{ return(values | join(',')) }}{% endif %}
-  {% set runs = [] %}
-  {% for value in values %}
-    {% set ordinal = dbt_backfill._partition_ordinal(value, family) %}
-    {% if runs and runs[-1][2] + 1 == ordinal %}
-      {% set last = runs.pop() %}
-      {% do runs.append([last[0], value, ordinal]) %}
-    {% else %}
-      {% do runs.append([value, value, ordinal]) %}
-    {% endif %}
-  {% endfor %}
-  {% set parts = [] %}
-  {% for run in runs %}{% do parts.append(run[0] if run[0] == run[1] else run[0] ~ '..' ~ run[1]) %}{% endfor %}
-  {{ return(parts | join(',')) }}
-{% endmacro %}

@@ -14,23 +14,9 @@
 {% macro partition_ledger(model, partitions=none) %}
   {% if not execute %}{{ return('') }}{% endif %}
   {% do dbt_backfill.pin_session() %}
-  {% set node = dbt_backfill._model_node(model) %}
-  {% set meta = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') %}
-  {% if not meta or not meta.get('partition_by') or not meta.get('business_key') %}
-    {% do dbt_backfill._fail(model ~ ' declares no meta.backfill with partition_by and business_key: it has no '
-        ~ 'partitions dbt-backfill writes. Nothing was read.') %}
-  {% endif %}
-  {% set spec = dbt_backfill._backfill_spec(model, meta) %}
-  {% set target_relation = dbt_backfill._target_relation({'database': node.database, 'schema': node.schema,
-                                                          'identifier': node.alias or node.name}) %}
-  {% set scope = dbt_backfill._ledger_scope(target_relation, spec) %}
-  {% set named = none %}
-  {% if partitions is not none %}
-    {# YAML reads one date or number alone as that value, not a list #}
-    {% set items = partitions.split(',') if partitions is string
-                   else partitions if partitions is iterable and partitions is not mapping else [partitions] %}
-    {% set named = dbt_backfill._expanded_partitions(items | map('string') | list) %}
-  {% endif %}
+  {% set published = dbt_backfill._published_model(model) %}
+  {% set target_relation, scope = published.relation, published.scope %}
+  {% set named = dbt_backfill._named_partition_values(partitions) %}
   {% set ledger = dbt_backfill._partition_ledger(target_relation, named) %}
   {% set family = dbt_backfill._type_family(scope.partition_column.data_type) %}
   {% set order = {} %}
@@ -51,12 +37,4 @@
   {% endfor %}
   {% do dbt_backfill._emit_result('ledger', {'model': model, 'target': dbt_backfill._relation_name(target_relation),
                                              'partitions': entries}) %}
-{% endmacro %}
-
-{# The scope a read of the model's partitions fingerprints: its meta.backfill's partition column, business key and
-   additive columns, every column of the table but exclude_columns. #}
-{% macro _ledger_scope(target_relation, spec) %}
-  {% set excluded = dbt_backfill._columns(target_relation, spec.exclude_columns, 'exclude_columns') | map(attribute='name') | list %}
-  {% set material = dbt_backfill._column_names(target_relation) | reject('in', excluded) | list %}
-  {{ return(dbt_backfill._backfill_scope(target_relation, spec.partition_by, spec.business_key, spec.additive, material)) }}
 {% endmacro %}

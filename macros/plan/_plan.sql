@@ -15,7 +15,7 @@
 {% macro _plan(run_id, model, target, model_sql, partition_by, business_key, partitions, sources, order_by=[], additive=[],
                exclude_columns=[], stage_schema=none, watermark=none, checks=[], cost_warning={}, allowances={},
                code={}, batch_size=5, commands={}, record_planned=true, approval_ttl=none, input_window=none,
-               from_ranges=[], window_proof_max_age=none, prove_window=none) %}
+               from_ranges=[], window_proof_max_age=none, prove_window=none, chosen_by=none) %}
   {% do dbt_backfill.pin_session() %}
   {% set expires_at = dbt_backfill._approval_deadline(approval_ttl) %}
   {% set proof_settings = dbt_backfill._window_proof_settings(window_proof_max_age, prove_window) %}
@@ -68,6 +68,7 @@
       {'partitions': planned, 'skipped_in_ranges': vacant, 'key_collisions': collisions, 'keys_moved_out': lost.moved_out,
        'key_holds_partition': lost.key_holds_partition, 'watermark': watermark_plan, 'cost': cost, 'gates': gates,
        'control': control}) %}
+  {% if chosen_by %}{% do plan.update({'chosen_by': chosen_by}) %}{% endif %}
   {% do dbt_backfill._review_plan(plan, node, target_relation, run_id, partitions, commands) %}
   {% do dbt_backfill._record_planned(plan, target_relation, run_id, model, partitions, record_planned) %}
   {{ return(plan) }}

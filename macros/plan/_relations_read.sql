@@ -1,7 +1,8 @@
 {# Every relation a model reads (sources, and models, seeds and snapshots upstream), looking through ephemeral
    models, which have no relation of their own; as relation refs, sorted by name. Each ref also carries the name
    dbt renders for it in compiled SQL (`relation_name`) and its `event_time` config (none where not declared):
-   what the input windows need. #}
+   what the input windows need; and, where declared, the column that says when a row last changed (`changed_at`:
+   meta.backfill.changed_at, else a source's loaded_at_field): what the stale scan reads. #}
 {% macro _relations_read(node) %}
   {% set found = {} %}
   {% set pending = node.depends_on.nodes | list %}
@@ -21,6 +22,8 @@
           {# a relation dbt itself writes (a model, snapshot or seed) is pinned by its content: a scheduled run
              that rewrites the same rows leaves what the builds read as it was (source_state) #}
           {% if upstream.resource_type != 'source' %}{% do ref.update({'content': true}) %}{% endif %}
+          {% set changed_at = dbt_backfill._changed_at_column(upstream) %}
+          {% if changed_at %}{% do ref.update({'changed_at': changed_at}) %}{% endif %}
           {% do found.update({dbt_backfill._relation_name(dbt_backfill._relation(ref)): ref}) %}
         {% endif %}
       {% endif %}
@@ -29,4 +32,15 @@
   {% set refs = [] %}
   {% for name in found.keys() | sort %}{% do refs.append(found[name]) %}{% endfor %}
   {{ return(refs) }}
+{% endmacro %}
+
+{# The column of an input that says when each row last changed: its meta.backfill.changed_at (under config or at
+   the top), else a source's loaded_at_field (dbt's freshness column); none when neither is declared. #}
+{% macro _changed_at_column(upstream) %}
+  {% set declared = [] %}
+  {% for meta in [(upstream.config or {}).get('meta'), upstream.get('meta')] if meta and meta.get('backfill') %}
+    {% if meta.backfill.get('changed_at') %}{% do declared.append(meta.backfill.changed_at) %}{% endif %}
+  {% endfor %}
+  {% set loaded_at = upstream.get('loaded_at_field') or ((upstream.config or {}).get('loaded_at_field')) %}
+  {{ return(declared[0] if declared else (loaded_at or none)) }}
 {% endmacro %}

@@ -39,13 +39,6 @@
   {% endif %}
 {% endmacro %}
 
-{# A run's id: the UTC time of the plan and a letter and three hex digits of the invocation. Never all digits: YAML
-   1.1 reads 20261129_181848_1234 as an integer, which would break the commands printed with it, typed as they are.
-   Lower case, digits and underscores: safe inside an unquoted identifier on every engine (stages are named by it). #}
-{% macro _new_run_id() %}
-  {{ return(modules.datetime.datetime.utcnow().strftime('%Y%m%d_%H%M%S_') ~ 'p' ~ invocation_id[:3]) }}
-{% endmacro %}
-
 {#
   What a backfill of the model would mean, from how dbt materializes it. A view runs its SQL on every read and an
   ephemeral model has no relation: both are always current, so there is nothing to repair. A table is rebuilt

@@ -8,17 +8,19 @@
       order_by: [...], additive: [...], exclude_columns: [...], stage_schema: ..., watermark: {...} | null,
       checks: [...], cost_warning: {rows, bytes}, allowances: {...}, code: {...}, batch_size: N, commands: {...},
       approval_ttl: <days> | <N>d | <N>h, input_window: {before: N, after: N} | null, from_ranges: [...],
-      window_proof_max_age: <days> | null, prove_window: full | null}'
+      window_proof_max_age: <days> | null, prove_window: full | null, chosen_by: <text> | null}'
   from_ranges: the values that only a range named (left out when neither the target nor the build holds them)
+  chosen_by: how the partitions were chosen where the planner did not name them (plan --stale), for the scope
 #}
 {% macro plan_stages(run_id, target, model_sql, partition_by, business_key, partitions, sources=none, order_by=[],
                      additive=[], exclude_columns=[], stage_schema=none, watermark=none, model=none, checks=[],
                      cost_warning={}, allowances={}, code={}, batch_size=5, commands={}, approval_ttl=none,
-                     input_window=none, from_ranges=[], window_proof_max_age=none, prove_window=none) %}
+                     input_window=none, from_ranges=[], window_proof_max_age=none, prove_window=none, chosen_by=none) %}
   {% set plan = dbt_backfill._plan(run_id, model, target, model_sql, partition_by, business_key,
       partitions, sources, order_by, additive, exclude_columns, stage_schema, watermark, checks, cost_warning, allowances,
       code, batch_size, commands, record_planned=false, approval_ttl=approval_ttl, input_window=input_window,
-      from_ranges=from_ranges, window_proof_max_age=window_proof_max_age, prove_window=prove_window) %}
+      from_ranges=from_ranges, window_proof_max_age=window_proof_max_age, prove_window=prove_window,
+      chosen_by=chosen_by) %}
   {# the CLI refuses with these words as plan_backfill does, then says what became of the stages in its own failure path #}
   {% do plan.update({'refusal': dbt_backfill._plan_refusal(plan, allowances),
                      'review_refusal': dbt_backfill._review_refusal(plan)}) %}

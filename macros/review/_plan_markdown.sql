@@ -57,6 +57,9 @@
       ~ plan.business_key | join(', ') ~ '`' ~ dbt_backfill._kept_version(plan.order_by) ~ '.') %}
   {% do l.append('- **Partitions:** ' ~ values | join(', ') ~ ' of `' ~ plan.partition_by ~ '` (' ~ plan.partition_type
       ~ '; a partition is one value of the column, so no time zone or daylight-saving boundary applies).') %}
+  {% if plan.get('chosen_by') %}
+    {% do l.append('- **How they were chosen:** ' ~ plan.chosen_by ~ '.') %}
+  {% endif %}
   {% if plan.get('skipped_in_ranges') %}
     {% do l.append('- **Left out of the range(s):** ' ~ plan.skipped_in_ranges | length ~ ' value(s) with no rows in the target '
         ~ 'or in the model\'s output, found before anything was built: ' ~ (plan.skipped_in_ranges[:12] | join(', '))

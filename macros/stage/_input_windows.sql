@@ -42,16 +42,7 @@
     {% do spans.append([span.start, span.end]) %}
   {% endfor %}
   {# the union of the partitions' windows, as few spans as it takes: what the pin reads #}
-  {% set merged = [] %}
-  {% for span in spans | sort %}
-    {% if merged and span[0] <= merged[-1].end %}
-      {% if span[1] > merged[-1].end %}{% do merged[-1].update({'end': span[1]}) %}{% endif %}
-    {% else %}
-      {% do merged.append({'start': span[0], 'end': span[1]}) %}
-    {% endif %}
-  {% endfor %}
-  {% set spans = [] %}
-  {% for span in merged %}{% do spans.append([span.start, span.end]) %}{% endfor %}
+  {% set spans = dbt_backfill._merged_spans(spans) %}
   {% for source in windowed %}
     {% do source.update({'windows': spans}) %}
     {% do result.inputs.append(source) %}

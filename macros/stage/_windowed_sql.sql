@@ -4,6 +4,7 @@
   `(select * from <input> where <event_time> >= '<start>' and <event_time> < '<end>') <alias>`. The model's logic
   is not touched. The alias is the one the model gave the input, else the input's own name, so `t.col` and
   `trip_events.col` still resolve (dbt's `_dbt_et_filter_subq_` alias breaks both).
+  `window`: one {start, end}, or a list of [start, end) spans (the stale scan reads several partitions' windows).
 #}
 {% macro _windowed_sql(model_sql, inputs, window) %}
   {% set re = modules.re %}
@@ -14,10 +15,11 @@
       ~ '|outer|start|connect|model|match_recognize|changes|before' %}
   {# a mapping, not a set: a set inside a for loop is gone when the loop ends #}
   {% set sql = {'text': model_sql} %}
+  {% set spans = window if window is sequence and window is not mapping else [[window.start, window.end]] %}
   {% for input in inputs %}
     {% set placeholder = '__dbt_backfill_input_' ~ loop.index0 ~ '__' %}
     {% set subquery = '(select * from ' ~ placeholder ~ ' where '
-        ~ dbt_backfill._window_predicate(input.event_time, [[window.start, window.end]], input.event_time_type) ~ ')' %}
+        ~ dbt_backfill._window_predicate(input.event_time, spans, input.event_time_type) ~ ')' %}
     {% set name = dbt_backfill._rendered_name_pattern(input) %}
     {# quoted names are case-sensitive: the name is matched exactly, only the words after it in any case #}
     {% set alias = '(\\s+(?:(?i:as)\\s+)?)(?!(?i:' ~ not_alias ~ ')\\b)([A-Za-z_][A-Za-z0-9_$]*|"[^"]+"|`[^`]+`)' %}

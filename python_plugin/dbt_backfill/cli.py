@@ -1,7 +1,7 @@
 """The `dbt-backfill` command: parse, call one workflow function, hand its result to the formatter, exit. Exit
-status: 0 done; 3 a safety refusal (the target is unchanged unless the message says otherwise); 4 `apply --cascade`
-applied the root but left a downstream model that differs from a full build of it (named, with the command that
-repairs it); 1 bad input or configuration, or the database failed (the message names its cause); 2 usage; 130
+status: 0 done; 3 a safety refusal (the target is unchanged unless the message says otherwise); 4 a model differs
+from what it builds now, named with the command that repairs it (`stale` found partitions, or `apply --cascade`
+applied the root and left a downstream model); 1 bad input or configuration, or the database failed (the message names its cause); 2 usage; 130
 interrupted (Ctrl-C, SIGTERM). After apply or rollback stop short, the target's state is read afresh and printed,
 never inferred."""
 
@@ -31,14 +31,16 @@ from dbt_backfill.workflow import (
     history as history_,
     ledger,
     plan as plan_,
+    repair,
     rollback as rollback_,
+    stale as stale_,
     status as status_,
     verify as verify_,
 )
 from dbt_backfill.workflow.state import StoppedShort, TargetState
 
 EXIT_ERROR, EXIT_REFUSED, EXIT_INTERRUPTED = 1, 3, 130
-EXIT_DOWNSTREAM_STALE = 4  # apply --cascade: the root is applied; a model downstream still differs from its build
+EXIT_STALE = EXIT_DOWNSTREAM_STALE = 4  # a model differs from what it builds now (stale; apply --cascade downstream)
 
 
 def reaches_dbt(command: Callable[..., None]) -> Callable[..., None]:
@@ -86,21 +88,24 @@ def main() -> None:
 @main.command()
 @options.plan
 @reaches_dbt
-def plan(model, partitions, partitions_file, out, output_format, call: options.Call, **given: Any) -> None:
+def plan(
+    model, partitions, partitions_file, from_stale, since, out, output_format, call: options.Call, **given: Any
+) -> None:
     """Build MODEL's PARTITIONS twice from a pinned source, compare, review, and write the approval packet and the
     written plan."""
-    if (partitions is None) == (partitions_file is None):
-        raise click.UsageError("give the partitions with exactly one of --partitions and --partitions-file.")
-    values = partitions if partitions is not None else plan_.read_partitions_file(partitions_file)
+    options.check_plan(partitions, partitions_file, from_stale, since)
+    values = plan_.read_partitions_file(partitions_file) if partitions_file else partitions or ""
 
-    def say(expanded: Sequence[str]) -> None:  # what ranges, quotes or a file came to, before anything is built
+    def say(expanded: Sequence[str]) -> None:  # what ranges, quotes, a file or the scan came to, before any build
         click.echo(formatter.partitions_line(expanded, partitions_file), err=call.as_json)
 
-    said = say if partitions_file or ".." in partitions or '"' in partitions else None
+    said = say if partitions_file or from_stale or ".." in values or '"' in values else None
     overrides = {key: given.pop(key) for key in options.OVERRIDDEN}
     request = plan_.PlanRequest(model, values, out, overrides, on_resolved=said, **given)
-    result = plan_.plan(call.runner(), request)
-    if isinstance(result, plan_.NothingToChange):
+    result = repair.plan_stale(call.runner(), request, since) if from_stale else plan_.plan(call.runner(), request)
+    if isinstance(result, stale_.StaleScan):
+        call.emit(formatter.stale_json(result), formatter.stale_text(result))
+    elif isinstance(result, plan_.NothingToChange):
         call.emit(formatter.nothing_to_change_json(result), result.message)
     elif output_format == "md" and not call.as_json:
         click.echo(result.markdown, nl=False)
@@ -194,15 +199,7 @@ def status(packet: Path, call: options.Call) -> None:
 def clean(packet, run_id, orphans, older_than, yes, drop_backups, by, call: options.Call) -> None:
     """Drop stage and backup relations dbt-backfill created: PACKET's (backups kept while a rollback is possible),
     one run's (--run RUN_ID), or those of every run that no packet needs (--orphans)."""
-    if sum(bool(x) for x in (packet, run_id, orphans)) != 1:
-        raise click.UsageError("name what to clean: a PACKET, --run RUN_ID or --orphans (exactly one).")
-    if (yes or older_than != "1d") and not orphans:
-        raise click.UsageError("--yes and --older-than go with --orphans.")
-    if drop_backups and orphans:
-        raise click.UsageError(
-            "--orphans never drops a backup a rollback may need: clean that run with its packet, "
-            "or --run RUN_ID --drop-backups."
-        )
+    options.check_clean(packet, run_id, orphans, older_than, yes, drop_backups)
     if packet:
         opened = PacketFile.read(packet)
         cleaned = clean_.clean(call.runner(opened.packet.dbt_target), opened, drop_backups, by)
@@ -234,6 +231,18 @@ def partitions(model: str, partitions: str | None, call: options.Call) -> None:
     owner runs it)."""
     read = ledger.read_ledger(call.runner(), model, partitions)
     call.emit(formatter.ledger_json(read), formatter.ledger_text(read))
+
+
+@main.command()
+@options.stale
+@reaches_dbt
+def stale(model: str, partitions: str | None, since: str | None, call: options.Call) -> None:
+    """The published partitions of MODEL that differ from what its SQL builds now, and the plan that repairs them.
+    Reads only (one stale_scan row is recorded); exit 4 when something is stale."""
+    scan = stale_.find_stale(call.runner(), model, partitions, since)
+    call.emit(formatter.stale_json(scan), formatter.stale_text(scan))
+    if scan.stale:
+        sys.exit(EXIT_STALE)
 
 
 if __name__ == "__main__":

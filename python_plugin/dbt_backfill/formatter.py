@@ -19,6 +19,7 @@ from dbt_backfill.workflow.ledger import Ledger
 from dbt_backfill.workflow.plan import NothingToChange, PlanResult
 from dbt_backfill.workflow.rollback import RollbackResult
 from dbt_backfill.workflow.run_relations import FoundRelation
+from dbt_backfill.workflow.stale import StaleScan
 from dbt_backfill.workflow.state import TargetState
 from dbt_backfill.workflow.verify import VerifyResult
 
@@ -525,3 +526,37 @@ def ledger_text(ledger: Ledger) -> str:
     return f"Partitions of {ledger.model} ({ledger.target}), read now, with their last recorded writer:\n" + table(
         headers, rows
     )
+
+
+def stale_json(scan: StaleScan) -> JSON:
+    return dict(scan.document)
+
+
+def stale_text(scan: StaleScan) -> str:
+    """What the scan read and found: the partitions that differ, a row each, then the notes and the plan that repairs
+    them (a command that runs on the state just read)."""
+    head = (
+        f"{scan.model} ({scan.target}), read at {scan.read_at[:19]} UTC: {scan.scanned} partition(s) looked at "
+        f"({scan.looked_at}), {scan.compared} compared with what the model builds now, "
+        f"{scan.scanned - scan.compared} unchanged since what vouches for them."
+    )
+    lines = [head]
+    if scan.stale:
+        lines.append(f"{len(scan.stale)} stale:")
+        rows = [
+            [
+                shown(s.value),
+                "missing" if s.kind == "missing" else f"{s.target.rows} rows, {s.target.sha256[:12]}",
+                f"{s.model.rows} rows, {s.model.sha256[:12]}",
+                f"+{s.added} -{s.removed} ~{s.changed}",
+                "; ".join(s.why),
+            ]
+            for s in scan.stale
+        ]
+        lines.append(table(["partition", "target", "model builds", "by key", "why it was compared"], rows))
+    else:
+        lines.append("Nothing is stale.")
+    lines.extend(f"Note: {note}." for note in scan.notes)
+    if scan.repair:
+        lines.append(f"Next: {scan.repair['cli']}")
+    return "\n".join(lines)

@@ -147,6 +147,17 @@ plan = stacked(
         "meta.backfill.window_proof_max_age).",
     ),
     click.option(
+        "--stale",
+        "from_stale",
+        is_flag=True,
+        help="Plan exactly the partitions `dbt-backfill stale` finds now (instead of --partitions).",
+    ),
+    click.option(
+        "--since",
+        metavar="WHEN",
+        help="With --stale: as `stale --since` (partitions nothing recorded vouches for later are taken as right then).",
+    ),
+    click.option(
         "--format",
         "output_format",
         type=click.Choice(["text", "md"]),
@@ -273,3 +284,43 @@ partitions = stacked(
         "Default: every partition the audit trail records a write of.",
     ),
 )
+
+
+stale = stacked(
+    click.argument("model"),
+    click.option(
+        "--partitions",
+        metavar="VALUES",
+        help="Only these partitions: values and inclusive ranges, comma-separated (as plan takes them); a value "
+        "the target lacks is looked at too. Default: every partition from the target's first to its last.",
+    ),
+    click.option(
+        "--since",
+        metavar="WHEN",
+        help="Take every partition nothing recorded vouches for later as right at WHEN (an ISO date or date-time, UTC "
+        "unless it carries an offset): only input changes after it are compared.",
+    ),
+)
+
+
+def check_plan(partitions: str | None, partitions_file: Path | None, from_stale: bool, since: str | None) -> None:
+    """What plan's partition options allow together."""
+    if (partitions is not None) + (partitions_file is not None) + from_stale != 1 or (since and not from_stale):
+        raise click.UsageError(
+            "give the partitions with exactly one of --partitions, --partitions-file and --stale (--since goes with --stale)."
+        )
+
+
+def check_clean(
+    packet: Path | None, run_id: str | None, orphans: bool, older_than: str, yes: bool, drop_backups: bool
+) -> None:
+    """What clean's options allow together."""
+    if sum(bool(x) for x in (packet, run_id, orphans)) != 1:
+        raise click.UsageError("name what to clean: a PACKET, --run RUN_ID or --orphans (exactly one).")
+    if (yes or older_than != "1d") and not orphans:
+        raise click.UsageError("--yes and --older-than go with --orphans.")
+    if drop_backups and orphans:
+        raise click.UsageError(
+            "--orphans never drops a backup a rollback may need: clean that run with its packet, "
+            "or --run RUN_ID --drop-backups."
+        )

@@ -38,6 +38,7 @@ class PlanRequest:
     batch_size: int = 5  # partitions per batch after the canary; apply may override
     cascade_of: Mapping[str, str] | None = None  # {run_id, packet_sha256} of the root, for a cascade's plan
     prove_window: str | None = None  # "full": prove the input windows over the whole history in this plan
+    chosen_by: str | None = None  # how the partitions were chosen, where not named (plan --stale): the scope says it
     # told the partitions the package expanded the request's into, before anything is built (the CLI says them)
     on_resolved: Callable[[Sequence[str]], None] | None = None
 
@@ -383,6 +384,7 @@ def _plan_stages(
             "code": dict(code),
             "batch_size": request.batch_size,
             "commands": _commands(path, node.name),
+            "chosen_by": request.chosen_by,
         },
     )
     result = invocation.maybe("plan")

@@ -1,0 +1,61 @@
+{#
+  The partitions a stale scan looks at: {values (in order), how (in words)}.
+  Named (`partitions`): exactly those, checked as plan checks them; one the target lacks is looked at too (a gap
+  if the model builds rows there). Else every partition from the target's first to its last: for a date or integer
+  column each value between them (a day, or a month where every value the target holds is a month's first day),
+  so a missing partition inside the published range is found; where that would be more than four times the values
+  the target holds (sparse integers), the held values alone. NULL partitions are left out (no plan can name one).
+#}
+{% macro _stale_scope(relation, scope, partitions) %}
+  {% set family = dbt_backfill._type_family(scope.partition_column.data_type) %}
+  {% set named = dbt_backfill._named_partition_values(partitions) %}
+  {% if named is not none %}
+    {% do dbt_backfill._check_partition_values(scope, named) %}
+    {% set order = {} %}
+    {% for value in named %}{% do order.update({value: dbt_backfill._ordering_key(value, family)}) %}{% endfor %}
+    {{ return({'values': dbt_backfill._by_ordinal(order), 'how': 'as named'}) }}
+  {% endif %}
+  {% set column = adapter.quote(scope.partition_column.name) %}
+  {% set held = {} %}
+  {% for row in dbt_backfill._execute('select distinct ' ~ column ~ ' as bf_partition from ' ~ relation
+                                      ~ ' where ' ~ column ~ ' is not null').rows %}
+    {% set value = dbt_backfill._partition_text(row['bf_partition'], family) %}
+    {% do held.update({value: dbt_backfill._ordering_key(value, family)}) %}
+  {% endfor %}
+  {% set values = dbt_backfill._by_ordinal(held) %}
+  {% set filled = dbt_backfill._filled_range(values, family, 4 * values | length) %}
+  {% if filled | length > values | length %}
+    {% set step = 'value' if family == 'integer' else 'month' if filled[1][8:] == '01' and filled[0][8:] == '01' else 'day' %}
+    {{ return({'values': filled, 'how': 'every ' ~ step ~ ' from the first partition the target holds to its last ('
+        ~ values | length ~ ' held, ' ~ (filled | length - values | length) ~ ' between them missing)'}) }}
+  {% endif %}
+  {{ return({'values': values, 'how': 'every partition the target holds'}) }}
+{% endmacro %}
+
+{# Every value from the first of `values` to the last, in order: days (months where every value is a month's first
+   day) or integers; `values` itself for any other family, or where that would be more than `at_most` values. #}
+{% macro _filled_range(values, family, at_most) %}
+  {% if not values or family not in ('date', 'integer') %}{{ return(values) }}{% endif %}
+  {% if family == 'integer' %}
+    {% if (values[-1] | int) - (values[0] | int) + 1 > at_most %}{{ return(values) }}{% endif %}
+    {% set filled = [] %}
+    {% for n in range(values[0] | int, (values[-1] | int) + 1) %}{% do filled.append(n | string) %}{% endfor %}
+    {{ return(filled) }}
+  {% endif %}
+  {% set first, last = modules.datetime.date.fromisoformat(values[0]), modules.datetime.date.fromisoformat(values[-1]) %}
+  {% set days = [] %}
+  {% for value in values if value[8:10] != '01' %}{% do days.append(value) %}{% endfor %}
+  {% set monthly = values | length > 1 and not days %}
+  {% set span = (last.year - first.year) * 12 + last.month - first.month + 1 if monthly else (last - first).days + 1 %}
+  {% if span > at_most %}{{ return(values) }}{% endif %}
+  {% set filled = [] %}
+  {% if monthly %}
+    {% for n in range(span) %}
+      {% set month = first.month - 1 + n %}
+      {% do filled.append(modules.datetime.date(first.year + month // 12, month % 12 + 1, 1).isoformat()) %}
+    {% endfor %}
+  {% else %}
+    {% for n in range(span) %}{% do filled.append((first + modules.datetime.timedelta(days=n)).isoformat()) %}{% endfor %}
+  {% endif %}
+  {{ return(filled) }}
+{% endmacro %}

@@ -1,0 +1,58 @@
+{#
+  Which published partitions of a model no longer equal what its SQL builds now from its current inputs
+  (`dbt-backfill stale MODEL`, and pure dbt). Only reads the target and the inputs; writes one audit row
+  (`stale_scan`: what it found, and what the next scan starts from). Steps, in stale/:
+    the partitions to look at (_stale_scope); what vouches for each, and since when (_vouched_partitions: the last
+    scan, the audit trail's writes, --since); what changed in each input with a change column since then, by day of
+    its event_time (_input_changes: one scan of the input); the candidates, through each partition's input window
+    (_stale_candidates); the candidates' rows as the model builds them and as the target holds them, by fingerprint
+    (_compare_with_model); for each that differs, by business key (_stale_details).
+  Cost grows with the candidates (with the change, where every input declares a change column), not with the history.
+  Logs one line per stale partition and the plan that repairs them; emits `stale` (see _stale_result). Fails the
+  operation when any partition is stale, unless `fail_when_stale` is false (the CLI sets its own exit status).
+
+  dbt run-operation dbt_backfill.find_stale --args '{model: fct_trips}'
+  optional: partitions: 2026-03-01..2026-03-31 (only these, a value the target lacks included: a gap if the model
+  builds rows there); since: "2026-03-05T08:00" (partitions nothing recorded vouches for later are taken as right then)
+#}
+{% macro find_stale(model, partitions=none, since=none, fail_when_stale=true) %}
+  {% if not execute %}{{ return('') }}{% endif %}
+  {% if adapter.type() not in ('postgres', 'duckdb') %}
+    {# its session table and its change scan are proven on these two (docs/DECISIONS.md, row 112) #}
+    {% do dbt_backfill._fail('stale scans run on PostgreSQL and DuckDB; on ' ~ adapter.type() ~ ' compare a partition '
+        ~ 'with `dbt-backfill plan MODEL --partitions VALUE`, which reports it unchanged when it is not stale. '
+        ~ 'Nothing was read.') %}
+  {% endif %}
+  {% do dbt_backfill.pin_session() %}
+  {% set published = dbt_backfill._published_model(model) %}
+  {% set relation, scope, node = published.relation, published.scope, published.node %}
+  {% set read_at = dbt_backfill._read_instant() %}
+  {% set looked_at = dbt_backfill._stale_scope(relation, scope, partitions) %}
+  {% set values = looked_at['values'] %}
+  {% set model_sql = dbt_backfill._render_model_sql(node) %}
+  {% set inputs = dbt_backfill._relations_read(node) %}
+  {% set windowing = dbt_backfill._input_windows(node, scope, values, inputs, published.spec.input_window, model_sql) %}
+  {% set binding = dbt_backfill._window_binding(model_sql, windowing, inputs, scope.partition_column.name).sha256 %}
+  {% set vouched = dbt_backfill._vouched_partitions(relation, values, binding, since) %}
+  {% set thresholds = vouched.by_value.values() | map(attribute='at') | unique | sort | list %}
+  {% set changes = dbt_backfill._input_changes(inputs, windowing.inputs if windowing.mode == 'windowed' else [],
+                                               thresholds, vouched.last_scan, read_at) %}
+  {% set untracked = [] %}
+  {% for input in inputs if not input.get('changed_at') %}
+    {% do untracked.append(dbt_backfill._relation_name(dbt_backfill._relation(input))) %}
+  {% endfor %}
+  {% set candidates = dbt_backfill._stale_candidates(values, windowing, vouched, changes, thresholds, untracked) %}
+  {% set compared = dbt_backfill._compare_with_model(relation, scope, model_sql, windowing, candidates.keys() | list)
+      if candidates else {'by_value': {}, 'rows': none} %}
+  {% set stale = dbt_backfill._stale_details(relation, scope, compared, candidates) %}
+  {% if compared.rows is not none %}{% do dbt_backfill._drop_model_rows(compared.rows) %}{% endif %}
+  {% set result = dbt_backfill._stale_result(model, relation, scope, looked_at, read_at, windowing, vouched, changes,
+                                             untracked, candidates, stale) %}
+  {% do dbt_backfill._record_stale_scan(relation, scope, values, model, result, binding, vouched, changes) %}
+  {% do dbt_backfill._say_stale(result) %}
+  {% do dbt_backfill._emit_result('stale', result) %}
+  {% if result.stale and fail_when_stale %}
+    {{ exceptions.raise_compiler_error('dbt_backfill: ' ~ result.stale | length ~ ' partition(s) of ' ~ model
+        ~ ' differ from what it builds now (' ~ result.ranges ~ '). Repair them: ' ~ result.repair.pure_dbt) }}
+  {% endif %}
+{% endmacro %}

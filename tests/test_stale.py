@@ -1,0 +1,191 @@
+"""Finding what needs a repair (issue 42): `dbt-backfill stale` and pure dbt's find_stale name exactly the published
+partitions that differ from what the model builds now, checked against a brute-force build of the model in the
+test (the newest version of each trip, computed here from the source's rows, never by our macros); with a change
+column they compare only what a change since the last scan can have reached; `plan --stale` plans exactly those,
+and after the repair nothing is stale and the table equals the full build."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+
+import pytest
+from backends import ENGINE_INDEPENDENT, POSTGRES_ONLY, TRANSACTIONAL_ADAPTERS
+from conftest import trips_on
+
+trips = trips_on(TRANSACTIONAL_ADAPTERS)
+
+MODEL = "fct_trips_variant"
+# the source windowed by the trip's own day, one day each side (a trip corrected onto the next day is still read by
+# its old day's build), and updated_at as the change column: a new version arrives with the time it arrived
+TRACKED = "{trip_events_event_time: trip_date, trip_events_changed_at: updated_at, variant_input_window: {before: 1, after: 1}}"
+DAYS = ["2026-02-28", "2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04"]
+
+
+def full_build(project) -> dict[str, set[tuple]]:
+    """The model's rows per day, by brute force: the newest version of every trip (updated_at, then event_id)."""
+    events = project.query("select event_id, trip_id, trip_date, fare, status, updated_at from raw.trip_events")
+    newest: dict[int, tuple] = {}
+    for event in events:
+        kept = newest.get(event[1])
+        if kept is None or (event[5], event[0]) > (kept[5], kept[0]):
+            newest[event[1]] = event
+    by_day: dict[str, set[tuple]] = defaultdict(set)
+    for _, trip_id, day, fare, status, updated_at in newest.values():
+        by_day[str(day)].add((trip_id, fare, status, updated_at))
+    return by_day
+
+
+def published(project) -> dict[str, set[tuple]]:
+    by_day: dict[str, set[tuple]] = defaultdict(set)
+    for trip_id, day, fare, status, updated_at in project.query(
+        f"select trip_id, trip_date, fare, status, updated_at from analytics.{MODEL}"
+    ):
+        by_day[str(day)].add((trip_id, fare, status, updated_at))
+    return by_day
+
+
+def differing_days(project) -> list[str]:
+    built, held = full_build(project), published(project)
+    return sorted(day for day in set(built) | set(held) if built.get(day, set()) != held.get(day, set()))
+
+
+def stale(project, *args):
+    result = project.backfill("stale", MODEL, "--json", *args)
+    return result, (json.loads(result.stdout.strip().splitlines()[-1]) if result.stdout.strip() else None)
+
+
+def test_stale_names_exactly_the_partitions_a_full_build_changes_and_compares_only_what_changes_reach(trips):
+    assert differing_days(trips) == ["2026-03-01", "2026-03-02"]  # the seed scenario's two late corrections
+
+    # the first scan: nothing vouches for any partition yet, so every one is compared outright
+    first, found = stale(trips, "--vars", TRACKED)
+    assert first.returncode == 4, first.output
+    assert [s["value"] for s in found["stale"]] == differing_days(trips)
+    assert (found["scope"]["count"], found["compared"]) == (5, 5)
+    assert found["repair"]["cli"] == f"dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-02"
+    assert any("nothing vouching for them" in note for note in found["notes"]), found["notes"]
+    march_2 = next(s for s in found["stale"] if s["value"] == "2026-03-02")
+    assert (march_2["added"], march_2["removed"], march_2["changed"]) == (0, 0, 1)  # trip 1007 refunded
+    assert march_2["target"]["row_count"] == march_2["model"]["row_count"] == 4
+
+    # corrections arrive now: trip 1004 moves to the next day, a fare on a day read with its neighbours, a deletion
+    trips.query(
+        "insert into raw.trip_events values (960, 1004, '2026-03-02', 35.00, 'moved', current_timestamp), "
+        "(961, 1101, '2026-03-04', 18.00, 'corrected', current_timestamp)"
+    )
+    trips.query("delete from raw.trip_events where event_id = 11")
+    expected = differing_days(trips)
+    assert expected == ["2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04"]
+
+    second, found = stale(trips, "--vars", TRACKED)
+    assert second.returncode == 4, second.output
+    assert [s["value"] for s in found["stale"]] == expected
+    # 2026-02-28 is vouched for by the first scan and no change reaches its window: not compared
+    assert found["compared"] == 4
+    why = {s["value"]: " ".join(s["why"]) for s in found["stale"]}
+    scanned = r"since the stale scan of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC"
+    # 2026-03-03 was deleted from, which leaves no change time: its count of earlier rows moved
+    assert re.fullmatch(r"\S*raw\.trip_events changed on 2026-03-02\.\.2026-03-04 " + scanned, why["2026-03-03"]), why
+    assert re.fullmatch(r"\S*raw\.trip_events changed on 2026-03-03\.\.2026-03-04 " + scanned, why["2026-03-04"]), why
+    assert why["2026-03-01"] == "no stale scan, recorded write or --since vouches for it"  # stale at the last scan
+    assert found["repair"]["cli"] == f"dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-04"
+    text = trips.backfill("stale", MODEL, "--vars", TRACKED)
+    assert text.returncode == 4
+    assert "Next: dbt-backfill plan fct_trips_variant --partitions 2026-03-01..2026-03-04" in text.stdout, text.stdout
+
+    # pure dbt finds the same and fails the operation, naming the plan that repairs them
+    operation = trips.dbt(
+        "run-operation", "dbt_backfill.find_stale", "--args", json.dumps({"model": MODEL}), "--vars", TRACKED
+    )
+    assert operation.returncode == 1, operation.output
+    assert [s["value"] for s in operation.result("stale")["stale"]] == expected
+    assert re.search(r"  2026-03-03  target 4 row\(s\) sha256 [0-9a-f]{12}…  model 3 row\(s\)", operation.stdout), (
+        operation.stdout
+    )
+    assert (
+        "dbt run-operation dbt_backfill.plan_backfill --args '{model: fct_trips_variant, partitions: "
+        '"2026-03-01..2026-03-04"}\'' in operation.output
+    )
+
+    # the plan starts from the scan, says so, and after the repair nothing is stale and the table is the full build
+    out = trips.dir / "backfills" / "stale.yml"
+    planned = trips.backfill("plan", MODEL, "--stale", "--out", str(out), "--vars", TRACKED)
+    assert planned.returncode == 0, planned.output
+    assert "Planning what the stale scan found: 2026-03-01..2026-03-04" in planned.stderr
+    assert "- **How they were chosen:** the stale scan of " in out.with_suffix(".md").read_text()
+    assert trips.approve(out).returncode == 0
+    applied = trips.backfill("apply", str(out), "--vars", TRACKED)
+    assert applied.returncode == 0, applied.output
+    assert differing_days(trips) == []
+
+    after, found = stale(trips, "--vars", TRACKED)
+    assert after.returncode == 0, after.output
+    assert found["stale"] == [] and found["repair"] is None
+    # the repaired days are vouched for by the run that wrote them, the rest by the last scan: nothing to compare
+    assert found["compared"] == 0
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_without_a_change_column_every_partition_is_compared_and_the_scan_says_what_to_declare(trips):
+    result, found = stale(trips)
+    assert result.returncode == 4, result.output
+    assert [s["value"] for s in found["stale"]] == differing_days(trips)
+    assert found["compared"] == found["scope"]["count"] == 5
+    assert any("declare(s) no changed_at" in note for note in found["notes"]), found["notes"]
+    again, found = stale(trips)
+    assert (
+        again.returncode == 4 and found["compared"] == 5
+    )  # an input without a change column may have changed anywhere
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_a_gap_inside_the_range_is_found_and_since_vouches_only_for_what_no_scan_found_stale(trips):
+    # a day the live job never published, inside the published range: missing from the target, built by the model
+    trips.query(f"delete from analytics.{MODEL} where trip_date = '2026-03-03'")
+    named, found = stale(trips, "--vars", TRACKED, "--partitions", "2026-03-03")
+    assert named.returncode == 4, named.output
+    [gap] = found["stale"]
+    assert (gap["value"], gap["kind"], gap["target"]["row_count"], gap["model"]["row_count"]) == (
+        "2026-03-03",
+        "missing",
+        0,
+        4,
+    )
+
+    # --since: every partition is taken as right then (the seed's corrections arrived before it, so 2026-03-01 and
+    # 2026-03-02 are not compared), but not the one the last scan found stale since
+    since, found = stale(trips, "--vars", TRACKED, "--since", "2026-04-01")
+    assert since.returncode == 4, since.output
+    assert [s["value"] for s in found["stale"]] == ["2026-03-03"] and found["compared"] == 1
+    assert found["scope"] == {
+        "how": "every day from the first partition the target holds to its last (4 held, 1 between them missing)",
+        "count": 5,
+        "ranges": "2026-02-28..2026-03-04",
+    }
+
+    bad, _ = stale(trips, "--since", "last tuesday")
+    assert bad.returncode == 1
+    assert (
+        '--since must be a date or an ISO date-time (2026-03-01, 2026-03-01T09:30:00+02:00), got "last tuesday"'
+        in bad.stderr
+    )
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_the_model_is_built_in_the_users_session_so_a_local_day_is_not_reported_stale(trips):
+    """The database's time zone is America/New_York and the model derives its day with updated_at::date: a trip
+    updated at 21:30 in New York (02:30 UTC the next day) is on 2026-03-01 for `dbt run`. The scan's build of the
+    model must say the same (built under the pinned UTC, the trip would move a day and both days would look stale)."""
+    trips.query(f"alter database {trips.backend.database} set timezone = 'America/New_York'")
+    trips.query(
+        "insert into raw.trip_events values (990, 1990, date '2026-03-01', 12.50, 'completed', "
+        "timestamptz '2026-03-02 02:30:00+00')"
+    )
+    trips.query(f"drop table analytics.{MODEL}")
+    local_day = ["--vars", "{local_day: true}"]
+    assert trips.dbt("run", "-s", MODEL, *local_day).returncode == 0
+    result, found = stale(trips, *local_day)
+    assert result.returncode == 0, result.output
+    assert found["stale"] == [] and found["compared"] == found["scope"]["count"]
