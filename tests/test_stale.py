@@ -113,7 +113,7 @@ def test_stale_names_exactly_the_partitions_a_full_build_changes_and_compares_on
     out = trips.dir / "backfills" / "stale.yml"
     planned = trips.backfill("plan", MODEL, "--stale", "--out", str(out), "--vars", TRACKED)
     assert planned.returncode == 0, planned.output
-    assert "Planning what the stale scan found: 2026-03-01..2026-03-04" in planned.stderr
+    assert "Partitions: 4 value(s), 2026-03-01 … 2026-03-04." in planned.stdout, planned.output
     assert "- **How they were chosen:** the stale scan of " in out.with_suffix(".md").read_text()
     assert trips.approve(out).returncode == 0
     applied = trips.backfill("apply", str(out), "--vars", TRACKED)
