@@ -233,6 +233,19 @@ def test_a_target_not_partitioned_by_the_partition_column_is_refused_at_apply_an
     assert spark_trips.rows() == before
 
 
+def test_a_stale_scan_is_refused_on_spark_and_names_what_to_run_instead(spark_trips):
+    """Its session table would be a view Spark evaluates later, under the pinned session (docs/DECISIONS.md row 112):
+    refused before anything is read, in both paths' words."""
+    before = spark_trips.rows()
+    result = spark_trips.backfill("stale", "fct_trips")
+    assert result.returncode == 1, result.output
+    assert result.stderr.startswith(
+        "error: stale scans run on PostgreSQL and DuckDB; on spark compare a partition with `dbt-backfill plan MODEL "
+        "--partitions VALUE`, which reports it unchanged when it is not stale. Nothing was read."
+    ), result.stderr
+    assert spark_trips.rows() == before
+
+
 def test_a_target_not_partitioned_by_the_partition_column_alone_is_a_block_in_the_plan(spark_trips):
     """Partitioned by another column: the plan's review says BLOCK with the reason. An unpartitioned table gets the
     same check's other sentence (`is not partitioned`), which the apply-time refusal above shows."""

@@ -2,15 +2,17 @@
   What changed in each input that declares a change column (`changed_at`: _changed_at_column), in one scan of it
   grouped by the day of its event_time where the stale scan windows it (else as a whole, day '*'):
   {input name: {relation_name, changed_at, event_time (none where read as a whole), baseline (the last scan's read, or
-                none), days: {day: {after, changed_rows, kept_before, kept_now}}, recounted: [days whose kept_before
-                differs from the last scan's count]}}.
+                none), days: {day: {after, changed_rows, kept_before, kept_now, unsettled}}, recounted: [days whose
+                kept_before differs from the last scan's count, or that held unsettled rows at the last scan]}}.
     after         the index of the latest of `thresholds` (ascending UTC instants) that some row of the day changed
                   after, or none; a row whose changed_at is NULL changed after all of them;
     changed_rows  the rows changed after the earliest threshold;
     kept_before   the rows that had changed by the last scan's read (`last.read_at`), counted now: fewer than that scan
                   counted (`last.kept`), and a row was deleted or its change time rewritten since; more, and a row
                   committed late with an older time — either way the day changed, though no time says so;
-    kept_now      the same at this scan's read (`read_at`), which this scan records for the next.
+    kept_now      the same at this scan's read (`read_at`), which this scan records for the next;
+    unsettled     the rows whose change column is NULL or after this read: candidates at every scan by their time,
+                  and their day is a candidate at the next scan whatever its count (deleting one moves no count).
   A changed_at of a date counts a change on the day of an instant as after it (the day cannot say earlier or later).
   Cost: one scan of each such input, whatever the partitions (no index needed; none is used by design).
 #}
@@ -39,7 +41,8 @@
         max(case {{ after | join(' ') }} end) as bf_after,
         count(case when {{ changed_at }} is null {% if thresholds %}or {{ dbt_backfill._changed_after(changed_at, family, thresholds[0]) }}{% endif %} then 1 end) as bf_changed_rows,
         count(case when {{ 'not (' ~ dbt_backfill._changed_after(changed_at, family, baseline) ~ ')' if baseline else '1 = 0' }} then 1 end) as bf_kept_before,
-        count(case when not ({{ dbt_backfill._changed_after(changed_at, family, read_at) }}) then 1 end) as bf_kept_now
+        count(case when not ({{ dbt_backfill._changed_after(changed_at, family, read_at) }}) then 1 end) as bf_kept_now,
+        count(case when {{ changed_at }} is null or {{ dbt_backfill._changed_after(changed_at, family, read_at) }} then 1 end) as bf_unsettled
       from {{ relation }}
       {% if windowed %}group by cast({{ input.event_time }} as date){% endif %}
     {% endset %}
@@ -47,14 +50,15 @@
     {% for row in dbt_backfill._execute(sql).rows if row['bf_day'] is not none %}
       {% do days.update({dbt_backfill._partition_text(row['bf_day'], 'date') if windowed else '*': {
           'after': none if row['bf_after'] is none else row['bf_after'] | int, 'changed_rows': row['bf_changed_rows'] | int,
-          'kept_before': row['bf_kept_before'] | int, 'kept_now': row['bf_kept_now'] | int}}) %}
+          'kept_before': row['bf_kept_before'] | int, 'kept_now': row['bf_kept_now'] | int,
+          'unsettled': row['bf_unsettled'] | int}}) %}
     {% endfor %}
     {% set deleted = [] %}
     {% if baseline %}
       {% set counted = last.kept.get(name) or {} %}
-      {% for day in (counted.keys() | list) + (days.keys() | list) if day not in deleted
-            and (counted.get(day) or 0) != (days.get(day) or {}).get('kept_before', 0) %}
-        {% do deleted.append(day) %}
+      {% for day in (counted.keys() | list) + (days.keys() | list) if day not in deleted %}
+        {% set earlier = counted.get(day) or [0, 0] %}
+        {% if earlier[0] != (days.get(day) or {}).get('kept_before', 0) or earlier[1] > 0 %}{% do deleted.append(day) %}{% endif %}
       {% endfor %}
     {% endif %}
     {% do found.update({name: {'relation_name': name, 'changed_at': column.name, 'event_time': input.event_time if windowed else none,

@@ -33,7 +33,7 @@
   {% set inputs = dbt_backfill._relations_read(node) %}
   {% set windowing = dbt_backfill._input_windows(node, scope, values, inputs, published.spec.input_window, model_sql) %}
   {% set binding = dbt_backfill._window_binding(model_sql, windowing, inputs, scope.partition_column.name).sha256 %}
-  {% set vouched = dbt_backfill._vouched_partitions(relation, values, binding, since) %}
+  {% set vouched = dbt_backfill._vouched_partitions(relation, values, binding, since, read_at) %}
   {% set thresholds = vouched.by_value.values() | map(attribute='at') | unique | sort | list %}
   {% set changes = dbt_backfill._input_changes(inputs, windowing.inputs if windowing.mode == 'windowed' else [],
                                                thresholds, vouched.last_scan, read_at) %}
@@ -48,7 +48,8 @@
   {% if compared.rows is not none %}{% do dbt_backfill._drop_model_rows(compared.rows) %}{% endif %}
   {% set result = dbt_backfill._stale_result(model, relation, scope, looked_at, read_at, windowing, vouched, changes,
                                              untracked, candidates, stale) %}
-  {% do dbt_backfill._record_stale_scan(relation, scope, values, model, result, binding, vouched, changes) %}
+  {% do dbt_backfill._record_stale_scan(relation, scope, looked_at, model, result, binding, vouched, changes, candidates,
+                                          windowing) %}
   {% do dbt_backfill._say_stale(result) %}
   {% do dbt_backfill._emit_result('stale', result) %}
   {% if result.stale and fail_when_stale %}

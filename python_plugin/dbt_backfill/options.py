@@ -297,8 +297,9 @@ stale = stacked(
     click.option(
         "--since",
         metavar="WHEN",
-        help="Take every partition nothing recorded vouches for later as right at WHEN (an ISO date or date-time, UTC "
-        "unless it carries an offset): only input changes after it are compared.",
+        help="For this scan, take every partition no later scan or recorded write vouches for as right at WHEN (an ISO "
+        "date or date-time, UTC unless it carries an offset; never one a scan found stale): only input changes after "
+        "it are compared.",
     ),
 )
 
