@@ -5,6 +5,8 @@
   column each value between them (a day, or a month where every value the target holds is a month's first day),
   so a missing partition inside the published range is found; where that would be more than four times the values
   the target holds (sparse integers), the held values alone. NULL partitions are left out (no plan can name one).
+  A date column is read by its first and last value and one probe for a day that is not a month's first (a scan that
+  stops at the first such row): no pass over the table's distinct values, which P9 paid at 100 days.
 #}
 {% macro _stale_scope(relation, scope, partitions) %}
   {% set family = dbt_backfill._type_family(scope.partition_column.data_type) %}
@@ -16,6 +18,10 @@
     {{ return({'values': dbt_backfill._by_ordinal(order), 'how': 'as named'}) }}
   {% endif %}
   {% set column = adapter.quote(scope.partition_column.name) %}
+  {% if family == 'date' %}
+    {% set span = dbt_backfill._date_span(relation, column) %}
+    {% if span is not none %}{{ return(span) }}{% endif %}
+  {% endif %}
   {% set held = {} %}
   {% for row in dbt_backfill._execute('select distinct ' ~ column ~ ' as bf_partition from ' ~ relation
                                       ~ ' where ' ~ column ~ ' is not null').rows %}
@@ -58,4 +64,31 @@
     {% for n in range(span) %}{% do filled.append((first + modules.datetime.timedelta(days=n)).isoformat()) %}{% endfor %}
   {% endif %}
   {{ return(filled) }}
+{% endmacro %}
+
+{# A date partition column's scope from its first and last value: every day between them, or every month where no
+   value is another day than a month's first; none (read the distinct values instead) when the target is empty or
+   the span is over 20,000 values. #}
+{% macro _date_span(relation, column) %}
+  {% set bounds = dbt_backfill._execute('select min(' ~ column ~ ') as bf_first, max(' ~ column ~ ') as bf_last from '
+                                        ~ relation).rows[0] %}
+  {% if bounds['bf_first'] is none %}{{ return(none) }}{% endif %}
+  {% set first = dbt_backfill._partition_text(bounds['bf_first'], 'date') %}
+  {% set last = dbt_backfill._partition_text(bounds['bf_last'], 'date') %}
+  {% set monthly = first[8:] == '01' and last[8:] == '01' and not dbt_backfill._execute('select 1 as bf_day from '
+      ~ relation ~ ' where extract(day from ' ~ column ~ ') <> 1 limit 1').rows %}
+  {% set start, end = modules.datetime.date.fromisoformat(first), modules.datetime.date.fromisoformat(last) %}
+  {% set count = (end.year - start.year) * 12 + end.month - start.month + 1 if monthly else (end - start).days + 1 %}
+  {% if count > 20000 %}{{ return(none) }}{% endif %}
+  {% set values = [] %}
+  {% for n in range(count) %}
+    {% if monthly %}
+      {% set month = start.month - 1 + n %}
+      {% do values.append(modules.datetime.date(start.year + month // 12, month % 12 + 1, 1).isoformat()) %}
+    {% else %}
+      {% do values.append((start + modules.datetime.timedelta(days=n)).isoformat()) %}
+    {% endif %}
+  {% endfor %}
+  {{ return({'values': values, 'how': 'every ' ~ ('month' if monthly else 'day') ~ ' from the first partition the target '
+             ~ 'holds to its last'}) }}
 {% endmacro %}

@@ -13,7 +13,8 @@
 
   dbt run-operation dbt_backfill.find_stale --args '{model: fct_trips}'
   optional: partitions: 2026-03-01..2026-03-31 (only these, a value the target lacks included: a gap if the model
-  builds rows there); since: "2026-03-05T08:00" (partitions nothing recorded vouches for later are taken as right then)
+  builds rows there); since: "2026-03-05T08:00" (for this scan, partitions no later scan or recorded write vouches for
+  are taken as right then)
 #}
 {% macro find_stale(model, partitions=none, since=none, fail_when_stale=true) %}
   {% if not execute %}{{ return('') }}{% endif %}

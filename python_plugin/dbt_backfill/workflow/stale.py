@@ -71,8 +71,8 @@ class StaleScan:
 
 def find_stale(runner: DbtRunner, model: str, partitions: str | None = None, since: str | None = None) -> StaleScan:
     """`partitions`: values and inclusive ranges, as plan takes them (None: every partition from the target's first
-    to its last). `since`: partitions nothing recorded vouches for later are taken as right at that instant. Reads
-    only, but records one `stale_scan` row in the audit trail."""
+    to its last). `since`: for this scan, partitions no later scan or recorded write vouches for are taken as right
+    at that instant. Reads only, but records one `stale_scan` row in the audit trail."""
     result = runner.run_operation(
         "find_stale", {"model": model, "partitions": partitions, "since": since, "fail_when_stale": False}
     ).first("stale")
