@@ -127,7 +127,7 @@ def pages() -> list[Page]:
 
 # -- transcripts ---------------------------------------------------------------------------------------------------
 
-_RUN_ID = re.compile(r"(?<!\d)\d{8}_\d{6}_(?:[0-9a-f]{4}|p[0-9a-f]{3})(?![0-9a-f])")
+_RUN_ID = re.compile(r"(?<!\d)\d{8}_\d{6}_(?:[0-9a-f]{4}|[ps][0-9a-f]{3})(?![0-9a-f])")  # p: a plan, s: a stale scan
 # clock times: the scenario's own data lies in the first half of 2026, so any other date-time is when the command ran
 _DATE_TIME = re.compile(r"\b(\d{4})-(\d{2})-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?")
 _VOLATILE = [
