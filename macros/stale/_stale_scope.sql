@@ -13,9 +13,7 @@
   {% set named = dbt_backfill._named_partition_values(partitions) %}
   {% if named is not none %}
     {% do dbt_backfill._check_partition_values(scope, named) %}
-    {% set order = {} %}
-    {% for value in named %}{% do order.update({value: dbt_backfill._ordering_key(value, family)}) %}{% endfor %}
-    {{ return({'values': dbt_backfill._by_ordinal(order), 'how': 'as named'}) }}
+    {{ return({'values': dbt_backfill._in_order(named, family), 'how': 'as named'}) }}
   {% endif %}
   {% set column = adapter.quote(scope.partition_column.name) %}
   {% if family == 'date' %}
