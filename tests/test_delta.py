@@ -190,7 +190,7 @@ def test_an_apply_killed_at_each_phase_resumes_rollback_restores_and_readers_nev
 ):
     """SIGKILL of apply after the copy is written (before the commit), after the commit before its check, and after
     the check before the audit row; a rerun resumes; verify passes; rollback killed after its first commit, rerun;
-    then apply and rollback again until the readers (four sessions, tests/spark_phases.py) have read READS_REQUIRED
+    then apply and rollback again until the readers (two sessions, tests/spark_phases.py) have read READS_REQUIRED
     times; then clean drops the copies and the clones, and the table's own files stay."""
     path, packet = seed_packet
     approved(delta_trips, path)

@@ -208,7 +208,7 @@ def test_apply_killed_at_each_phase_resumes_old_or_approved_and_rollback_verify_
 ):
     """SIGKILL of apply after the branch is written (main untouched), after the first publish (before its check),
     and before the second partition's audit row; the rerun resumes; verify; rollback killed after its first
-    restore, rerun; then apply and rollback again until the readers (four sessions, tests/spark_phases.py) have read
+    restore, rerun; then apply and rollback again until the readers (two sessions, tests/spark_phases.py) have read
     READS_REQUIRED times, each day old or approved, never neither; then clean removes the run's branches and tags."""
     path, packet = seed_packet
     approved(iceberg_trips, path)

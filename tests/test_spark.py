@@ -128,8 +128,8 @@ def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and
 ):
     """One approved packet through everything a swap can meet: SIGKILL of apply after the new directory is written,
     between the swap and its fingerprint, and after the swap; a rerun resumes; rollback killed after its swap back,
-    rerun; all of it, and apply and rollback cycles after it until 2,000 reads, under a reader loop (four sessions that
-    stay open, as a notebook's would); then clean deletes the directories nothing reads and keeps the ones the table reads."""
+    rerun; all of it, and apply and rollback cycles after it until PARTITION_READS_REQUIRED reads, under a reader loop
+    (two sessions that stay open, as notebooks' would); then clean deletes the directories nothing reads and keeps the ones the table reads."""
     path, packet = seed_packet
     assert spark_trips.approve(path).returncode == 0
     contents = Contents(spark_trips, packet)
