@@ -3,8 +3,9 @@ Iceberg's publish (test_iceberg.py) are killed at the same phases and read by th
 
 Readers: two sessions that stay open, as notebooks' would, each reading the backfilled days' rows again and again
 (two, not four: the server has two task slots, and four readers took a third more of the machine's CPU for reads that
-check the same thing; DECISIONS row 115). A read passes when every day's row count and fare total is the old one or the approved one (read from the rows, in one
-query: one snapshot); anything else is an anomaly, and so is a read that fails."""
+check the same thing; DECISIONS row 115). A read passes when every day's row count and fare total is the old one or
+the approved one (read from the rows, in one query: one snapshot); anything else is an anomaly, and so is a read that
+fails."""
 
 from __future__ import annotations
 
@@ -35,19 +36,23 @@ def kill_rollback_after_its_first_partition(project, path, contents, readers=Non
     assert contents.now() == {days[0]: "old", days[1]: "approved", days[2]: "old"}
 
 
+# reads of a replaced partition's rows (its count and fare total) during apply and rollback, on every format: a read of
+# the three days reads the two the seed's packet replaces, so 500 reads (DECISIONS rows 114 and 115)
+PARTITION_READS_REQUIRED = 1_000
 ROLLBACK_READS = 100  # reads made while a rollback runs, at least, before the readers may stop
 
 
 class PartitionReaders:
-    """`with PartitionReaders(project, contents, target, required) as readers:` reads from the first statement of the
-    block (the test's applies: phase "apply") until `readers.phase = "rollback"` has been set and both `required`
-    reads in all and ROLLBACK_READS during the rollbacks are made — or the block ends. They stop there rather than
-    read on: on two cores every read past the requirement slows the other worker's tests. `refresh`: an Iceberg
-    session caches the table (the catalog's cache-enabled, on by default), so a reader refreshes it before each read,
-    as a user who wants the newest snapshot must."""
+    """`with PartitionReaders(project, contents, target) as readers:` reads from the first statement of the block (the
+    test's applies: phase "apply") until `readers.phase = "rollback"` has been set and both PARTITION_READS_REQUIRED
+    reads of a replaced partition in all and ROLLBACK_READS during the rollbacks are made — or the block ends. They
+    stop there rather than read on: on two cores every read past the requirement slows the other worker's tests.
+    `refresh`: an Iceberg session caches the table (the catalog's cache-enabled, on by default), so a reader refreshes
+    it before each read, as a user who wants the newest snapshot must."""
 
-    def __init__(self, project, contents, target: str, required: int, sessions: int = 2, refresh: bool = False) -> None:
-        self.project, self.target, self.refresh, self.required = project, target, refresh, required
+    def __init__(self, project, contents, target: str, sessions: int = 2, refresh: bool = False) -> None:
+        self.project, self.target, self.refresh = project, target, refresh
+        self.replaced = len(contents.changed)  # the days of the three whose approved rows differ from the old
         self.phase = "apply"
         self.by_phase: dict[str, int] = {"apply": 0, "rollback": 0}
         self.days = list(contents.old)
@@ -76,14 +81,19 @@ class PartitionReaders:
         for thread in self._threads:
             thread.join()
 
+    @property
+    def partition_reads(self) -> int:
+        return self.reads * self.replaced
+
     def summary(self) -> str:
         return (
-            f"{self.reads} reads ({self.by_phase['apply']} during applies, {self.by_phase['rollback']} during "
-            f"rollbacks), {len(self.anomalies)} anomalies, {len(self.failures)} failed reads"
+            f"{self.reads} reads of the three days ({self.by_phase['apply']} during applies, "
+            f"{self.by_phase['rollback']} during rollbacks; {self.partition_reads} reads of a replaced partition), "
+            f"{len(self.anomalies)} anomalies, {len(self.failures)} failed reads"
         )
 
     def _enough(self) -> bool:
-        return self.reads >= self.required and self.by_phase["rollback"] >= ROLLBACK_READS
+        return self.partition_reads >= PARTITION_READS_REQUIRED and self.by_phase["rollback"] >= ROLLBACK_READS
 
     def _read_until_stopped(self) -> None:
         from pyspark.sql import functions as F
@@ -219,7 +229,7 @@ def roll_back_the_rest(project, path, contents) -> None:
 def cycle_until_read(project, path, readers: PartitionReaders) -> int:
     """More apply/rollback cycles, only while the readers have read less than they must. Returns how many."""
     cycles = 0
-    while readers.reads < readers.required:
+    while readers.partition_reads < PARTITION_READS_REQUIRED:
         for command in ("apply", "rollback"):
             readers.phase = command
             result = project.backfill(command, str(path))

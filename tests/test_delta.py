@@ -5,7 +5,7 @@ the module: the plan promises a commit, not a transaction nor a swap, and check 
 conflicting writer); the refusals (an unapproved packet, an edited one, a stage changed after approval) leave every
 published table as it was; a writer that commits to the partition between the check and the write is detected, and
 one side fails, nothing mixed; an apply killed at each phase leaves each partition old or approved and a rerun
-resumes; readers (a loop through the kills and the rollbacks: READS_REQUIRED) see old or new, never neither;
+resumes; readers (a loop through the kills and the rollbacks: PARTITION_READS_REQUIRED) see old or new, never neither;
 rollback restores the version before the write, checked against the before-commitment; verify passes; clean drops
 the copies and the clones; and the plan warns when the table's retention would let VACUUM take the backup inside the
 approval's window."""
@@ -16,6 +16,7 @@ import pytest
 import yaml
 from dbt_backfill.demo import BACKFILL_DAYS
 from spark_phases import (
+    PARTITION_READS_REQUIRED,
     PartitionReaders,
     a_writer_between_the_read_and_the_backup,
     a_writer_between_the_write_and_its_check,
@@ -30,7 +31,6 @@ from test_spark import TARGET, Contents
 
 pytestmark = [pytest.mark.spark, pytest.mark.delta]
 
-READS_REQUIRED = 500  # reads of the three days during apply and rollback (DECISIONS row 114)
 RELEASE = "dbt_backfill_release"  # the table whose creation lets a held fault point go on (_fault_point)
 
 
@@ -190,13 +190,14 @@ def test_an_apply_killed_at_each_phase_resumes_rollback_restores_and_readers_nev
 ):
     """SIGKILL of apply after the copy is written (before the commit), after the commit before its check, and after
     the check before the audit row; a rerun resumes; verify passes; rollback killed after its first commit, rerun;
-    then apply and rollback again until the readers (two sessions, tests/spark_phases.py) have read READS_REQUIRED
-    times; then clean drops the copies and the clones, and the table's own files stay."""
+    then apply and rollback again until the readers (two sessions, tests/spark_phases.py) have read a replaced
+    partition PARTITION_READS_REQUIRED times; then clean drops the copies and the clones, and the table's own files
+    stay."""
     path, packet = seed_packet
     approved(delta_trips, path)
     contents = Contents(delta_trips, packet)
     days = list(contents.old)
-    with PartitionReaders(delta_trips, contents, TARGET, READS_REQUIRED) as readers:
+    with PartitionReaders(delta_trips, contents, TARGET) as readers:
         kill_apply_at_each_phase(delta_trips, path, contents)
         resume_the_killed_apply(delta_trips, path, contents)
         verified = delta_trips.backfill("verify", str(path))
@@ -210,7 +211,7 @@ def test_an_apply_killed_at_each_phase_resumes_rollback_restores_and_readers_nev
         f"reader loop: {readers.summary()} through 3 killed applies, a resumed apply, a killed rollback, a rollback "
         f"and {cycles} more apply/rollback cycles"
     )
-    assert readers.reads >= READS_REQUIRED
+    assert readers.partition_reads >= PARTITION_READS_REQUIRED
     assert readers.anomalies == [] and readers.failures == []
     assert contents.now() == dict.fromkeys(days, "old")
     # every commit the backfill made is one WRITE of one partition (REPLACE WHERE, its predicate recorded)

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 from spark_phases import (
+    PARTITION_READS_REQUIRED,
     PartitionReaders,
     a_writer_between_the_read_and_the_backup,
     a_writer_between_the_write_and_its_check,
@@ -30,7 +31,6 @@ from test_spark import TARGET, Contents, plan
 
 pytestmark = [pytest.mark.spark, pytest.mark.iceberg]
 
-READS_REQUIRED = 500  # reads of the three days' rows during apply and rollback (DECISIONS row 114)
 RELEASE = "iceberg_release"  # the table whose creation lets a held operation go on (_fault_point)
 
 
@@ -209,13 +209,14 @@ def test_apply_killed_at_each_phase_resumes_old_or_approved_and_rollback_verify_
     """SIGKILL of apply after the branch is written (main untouched), after the first publish (before its check),
     and before the second partition's audit row; the rerun resumes; verify; rollback killed after its first
     restore, rerun; then apply and rollback again until the readers (two sessions, tests/spark_phases.py) have read
-    READS_REQUIRED times, each day old or approved, never neither; then clean removes the run's branches and tags."""
+    a replaced partition PARTITION_READS_REQUIRED times, each day old or approved, never neither; then clean removes
+    the run's branches and tags."""
     path, packet = seed_packet
     approved(iceberg_trips, path)
     contents = Contents(iceberg_trips, packet)
     days = list(contents.old)
     assert contents.changed == days[:2]
-    with PartitionReaders(iceberg_trips, contents, TARGET, READS_REQUIRED, refresh=True) as readers:
+    with PartitionReaders(iceberg_trips, contents, TARGET, refresh=True) as readers:
         kill_apply_at_each_phase(iceberg_trips, path, contents)
         resume_the_killed_apply(iceberg_trips, path, contents)
         totals = iceberg_trips.query(
@@ -239,7 +240,7 @@ def test_apply_killed_at_each_phase_resumes_old_or_approved_and_rollback_verify_
         f"reader loop: {readers.summary()} through 3 killed applies, a resumed apply, a killed rollback, a rollback "
         f"and {cycles} more apply/rollback cycles"
     )
-    assert readers.reads >= READS_REQUIRED
+    assert readers.partition_reads >= PARTITION_READS_REQUIRED
     assert readers.anomalies == [] and readers.failures == []
 
     cleaned = iceberg_trips.backfill("clean", str(path))
