@@ -41,16 +41,15 @@
       ~ 'below); it only reads, and nothing of ' ~ model ~ ' was changed.') %}
   {% set found = dbt_backfill._execute(query) %}
   {% do dbt_backfill._commit() %}
-  {% set differing = {} %}
+  {% set differing = [] %}
   {% set rows = [] %}
   {% for row in found.rows %}
     {% do rows.append(row['differing_rows'] | int) %}
     {% if partition_by %}
-      {% set value = 'NULL' if row['partition_value'] is none else dbt_backfill._partition_text(row['partition_value'], family) %}
-      {% do differing.update({value: dbt_backfill._ordering_key(value, family)}) %}
+      {% do differing.append('NULL' if row['partition_value'] is none else dbt_backfill._partition_text(row['partition_value'], family)) %}
     {% endif %}
   {% endfor %}
-  {% set values = dbt_backfill._by_ordinal(differing) %}
+  {% set values = dbt_backfill._in_order(differing, family) %}
   {% do dbt_backfill._emit_result('drift', {'differing': values if partition_by else none,
       'ranges': dbt_backfill._as_ranges(values, family) if partition_by else none, 'differing_rows': rows | sum}) %}
 {% endmacro %}

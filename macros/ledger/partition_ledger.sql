@@ -19,12 +19,8 @@
   {% set named = dbt_backfill._named_partition_values(partitions) %}
   {% set ledger = dbt_backfill._partition_ledger(target_relation, named) %}
   {% set family = dbt_backfill._type_family(scope.partition_column.data_type) %}
-  {% set order = {} %}
-  {% for value in (named if named is not none else ledger.writes.keys()) %}
-    {% do order.update({value: dbt_backfill._ordering_key(value, family)}) %}
-  {% endfor %}
   {% set entries = [] %}
-  {% for value in dbt_backfill._by_ordinal(order) %}
+  {% for value in dbt_backfill._in_order(named if named is not none else ledger.writes.keys(), family) %}
     {% set now = dbt_backfill._fingerprint_in_scope(target_relation, scope, value, true) %}
     {% set entry = dbt_backfill._ledger_entry(ledger, value, now) %}
     {% do entries.append(entry) %}

@@ -1,4 +1,4 @@
-{# Partition values in their order (_ordering_key). #}
+{# Partition values in their order (_ordering_key), each once. #}
 {% macro _in_order(values, family) %}
   {% set order = {} %}
   {% for value in values %}{% do order.update({value: dbt_backfill._ordering_key(value, family)}) %}{% endfor %}
