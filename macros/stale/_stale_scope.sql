@@ -46,22 +46,28 @@
     {% for n in range(values[0] | int, (values[-1] | int) + 1) %}{% do filled.append(n | string) %}{% endfor %}
     {{ return(filled) }}
   {% endif %}
-  {% set first, last = modules.datetime.date.fromisoformat(values[0]), modules.datetime.date.fromisoformat(values[-1]) %}
   {% set days = [] %}
   {% for value in values if value[8:10] != '01' %}{% do days.append(value) %}{% endfor %}
-  {% set monthly = values | length > 1 and not days %}
-  {% set span = (last.year - first.year) * 12 + last.month - first.month + 1 if monthly else (last - first).days + 1 %}
-  {% if span > at_most %}{{ return(values) }}{% endif %}
-  {% set filled = [] %}
-  {% if monthly %}
-    {% for n in range(span) %}
-      {% set month = first.month - 1 + n %}
-      {% do filled.append(modules.datetime.date(first.year + month // 12, month % 12 + 1, 1).isoformat()) %}
-    {% endfor %}
-  {% else %}
-    {% for n in range(span) %}{% do filled.append((first + modules.datetime.timedelta(days=n)).isoformat()) %}{% endfor %}
-  {% endif %}
-  {{ return(filled) }}
+  {% set filled = dbt_backfill._calendar_values(values[0], values[-1], values | length > 1 and not days, at_most) %}
+  {{ return(values if filled is none else filled) }}
+{% endmacro %}
+
+{# Every day (every month's first day where `monthly`) from the ISO date `first` to `last`, both included; none where
+   that would be more than `at_most` values (nothing built). #}
+{% macro _calendar_values(first, last, monthly, at_most) %}
+  {% set start, end = modules.datetime.date.fromisoformat(first), modules.datetime.date.fromisoformat(last) %}
+  {% set count = (end.year - start.year) * 12 + end.month - start.month + 1 if monthly else (end - start).days + 1 %}
+  {% if count > at_most %}{{ return(none) }}{% endif %}
+  {% set values = [] %}
+  {% for n in range(count) %}
+    {% if monthly %}
+      {% set month = start.month - 1 + n %}
+      {% do values.append(modules.datetime.date(start.year + month // 12, month % 12 + 1, 1).isoformat()) %}
+    {% else %}
+      {% do values.append((start + modules.datetime.timedelta(days=n)).isoformat()) %}
+    {% endif %}
+  {% endfor %}
+  {{ return(values) }}
 {% endmacro %}
 
 {# A date partition column's scope from its first and last value: every day between them, or every month where no
@@ -75,18 +81,8 @@
   {% set last = dbt_backfill._partition_text(bounds['bf_last'], 'date') %}
   {% set monthly = first[8:] == '01' and last[8:] == '01' and not dbt_backfill._execute('select 1 as bf_day from '
       ~ relation ~ ' where extract(day from ' ~ column ~ ') <> 1 limit 1').rows %}
-  {% set start, end = modules.datetime.date.fromisoformat(first), modules.datetime.date.fromisoformat(last) %}
-  {% set count = (end.year - start.year) * 12 + end.month - start.month + 1 if monthly else (end - start).days + 1 %}
-  {% if count > 20000 %}{{ return(none) }}{% endif %}
-  {% set values = [] %}
-  {% for n in range(count) %}
-    {% if monthly %}
-      {% set month = start.month - 1 + n %}
-      {% do values.append(modules.datetime.date(start.year + month // 12, month % 12 + 1, 1).isoformat()) %}
-    {% else %}
-      {% do values.append((start + modules.datetime.timedelta(days=n)).isoformat()) %}
-    {% endif %}
-  {% endfor %}
+  {% set values = dbt_backfill._calendar_values(first, last, monthly, 20000) %}
+  {% if values is none %}{{ return(none) }}{% endif %}
   {{ return({'values': values, 'how': 'every ' ~ ('month' if monthly else 'day') ~ ' from the first partition the target '
              ~ 'holds to its last'}) }}
 {% endmacro %}
