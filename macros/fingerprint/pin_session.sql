@@ -19,7 +19,7 @@
      everything fingerprinted, committed or written. The session's own path is remembered first, as the schemas it
      resolves to now in its own order (_resolved_search_path), so that _unpin_session gives the model's SQL the
      path `dbt run` has and the check read: a "$user" schema someone creates while the plan runs is not on it. #}
-  {% set remembered = graph.setdefault('dbt_backfill_session', {}).setdefault(invocation_id, {}) %}
+  {% set remembered = dbt_backfill._remembered_settings() %}
   {% if 'search_path' not in remembered %}
     {% do remembered.update({'search_path': dbt_backfill._resolved_search_path()}) %}
     {% do dbt_backfill.refuse_unsafe_search_path() %}
@@ -40,7 +40,7 @@
 {% endmacro %}
 
 {% macro _pin_settings(settings) %}
-  {% set remembered = graph.setdefault('dbt_backfill_session', {}).setdefault(invocation_id, {}) %}
+  {% set remembered = dbt_backfill._remembered_settings() %}
   {% for name, value in settings.items() %}
     {% if name not in remembered %}
       {% do remembered.update({name: dbt_backfill._current_setting(name)}) %}

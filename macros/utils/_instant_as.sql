@@ -4,7 +4,7 @@
 {% macro _instant_as(instant, family) %}
   {% set as_instant = 'cast(' ~ dbt_backfill._sql_literal(instant ~ '+00:00') ~ ' as ' ~ dbt_backfill._instant_type() ~ ')' %}
   {% if family not in ('date', 'timestamp') %}{{ return(as_instant) }}{% endif %}
-  {% set zone = (graph.get('dbt_backfill_session', {}).get(invocation_id, {}).get('TimeZone') or 'UTC') | string %}
+  {% set zone = (dbt_backfill._remembered_settings().get('TimeZone') or 'UTC') | string %}
   {% set local = 'cast(' ~ as_instant ~ ' at time zone ' ~ dbt_backfill._sql_literal(zone) ~ ' as timestamp)' %}
   {{ return(local if family == 'timestamp' else 'cast(' ~ local ~ ' as date)') }}
 {% endmacro %}
