@@ -727,6 +727,9 @@ def p9_stale_scan(bench: Bench, rows: int) -> Result:
     as a scheduled scan does."""
     figures: dict[str, Any] = {"rows_per_day": rows}
     corrected = [day(3), day(5), day(7)]
+    # the target's owner makes the audit table first (docs/security.md): a scan records what it vouches for only
+    # there, and never makes it
+    bench.command("dbt", "run-operation", "dbt_backfill.create_audit_table", "--args", "{model: events_latest}")
     for days in (10, 100):
         table = f"p9_events_{days}"
         variables = json.dumps(

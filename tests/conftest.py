@@ -86,14 +86,17 @@ def projects(request, tmp_path_factory):
     return factory
 
 
-def trips_on(adapters):
+def trips_on(adapters, audit_table=False):
     """The `trips` fixture over `adapters`: a module whose tests need what only some engines give (transactions,
-    triggers, locks) binds `trips = trips_on(TRANSACTIONAL_ADAPTERS)`."""
+    triggers, locks) binds `trips = trips_on(TRANSACTIONAL_ADAPTERS)`. `audit_table`: its owner made the audit table
+    first (what stale scans record their vouches in; TripsProject.with_audit_table)."""
 
     @pytest.fixture(params=adapters)
     def trips(request, projects, tmp_path):
         """The seed scenario on its own database, per adapter: a stale fct_trips, corrections waiting in the source."""
         project = projects.new(request.param, tmp_path).publish_stale_target()
+        if audit_table:
+            project.with_audit_table()
         yield project
         project.close()
 

@@ -216,6 +216,19 @@ class TripsProject:
         self.factory.reach(self, "planned_seed", play)
         return self.packets()[-1]
 
+    def with_audit_table(self) -> TripsProject:
+        """The published seed scenario with the audit table its owner makes before the first plan or scan
+        (docs/security.md; `stale` never makes it, so a scan records what it vouches for only where it exists),
+        played once per slot and copied afterwards."""
+
+        def play(project: TripsProject) -> None:
+            project.publish_stale_target()
+            made = project.dbt("run-operation", "dbt_backfill.create_audit_table", "--args", "{model: fct_trips}")
+            assert made.returncode == 0, made.output
+
+        self.factory.reach(self, "with_audit_table", play)
+        return self
+
     def play_publication(self, select: str | None = None) -> None:
         self.backend.load_events("published")
         run = self.dbt("run", *(["--select", select] if select else []))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from decimal import Decimal
 
 
 def _sha(text: str) -> str:
@@ -47,3 +48,13 @@ def commitment(rows: Sequence[Sequence[str | None]]) -> str:
         buckets.setdefault(digest[:digits], []).append(digest)
     body = ",".join(f"{bucket}={_sha(''.join(members))}" for bucket, members in sorted(buckets.items()))
     return _sha(f"c1:{len(digests)}:{digits}:{body}")
+
+
+def exact_total(values: Sequence[float | int | None], is_float: bool) -> str:
+    """An additive column's total: the exact sum, as decimal text; a float column's as the sum of the decimals its
+    values' shortest texts spell (Python's repr), trailing zeros trimmed. NULLs add nothing; no rows total 0."""
+    total = sum((Decimal(repr(v)) if is_float else Decimal(v) for v in values if v is not None), Decimal(0))
+    text = format(total, "f")
+    if is_float and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text

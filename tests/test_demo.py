@@ -28,6 +28,10 @@ def test_demo_tells_the_seed_story_and_leaves_a_project_to_rerun(tmp_path, proje
     assert "fare 417.00 -> 349.00; trip 1003 = 12.00, trip 1007 = 0.00" in output
     assert "2026-02-28 and 2026-03-04 hold the same 4 rows as before: unchanged" in output
     assert output.count("(exit status 3)") == 2  # apply before approval, and the volatile source
+    # the day the corrections do not reach: said unchanged by the plan, so the apply's "skipped" is expected
+    assert output.index("apply will skip it (nothing to write there): 2026-03-03") < output.index(
+        "Already equal to the approval, skipped (nothing to change there, or an earlier apply got this far): 2026-03-03"
+    )
     assert "the source changed between two reads" in output
 
     packet = yaml.safe_load((directory / "backfills" / "fct_trips_demo.yml").read_text())

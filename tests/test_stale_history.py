@@ -10,7 +10,7 @@ from backends import ENGINE_INDEPENDENT, POSTGRES_ONLY
 from conftest import trips_on
 from test_stale import MODEL, TRACKED, differing_days, stale
 
-trips = trips_on(ENGINE_INDEPENDENT)
+trips = trips_on(ENGINE_INDEPENDENT, audit_table=True)  # where the scans record what they vouch for
 SEED_STALE = ["2026-03-01", "2026-03-02"]
 
 
@@ -93,9 +93,17 @@ LOCAL = "{trip_events_event_time: trip_date, trip_events_changed_at: loaded_at, 
 
 
 @pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
-def test_a_change_column_without_time_zone_is_read_in_the_sessions_time_zone(trips):
-    """loaded_at is a `timestamp` a loader writes in the database's zone (America/New_York): an update at 17:40 New
-    York time is 22:40 UTC, after the last scan's read, though its wall time is before it."""
+def test_a_change_column_without_time_zone_is_read_in_the_zone_its_source_declares(trips):
+    """loaded_at is a `timestamp` a loader writes in the database's zone (America/New_York), which the source declares
+    (meta.backfill.changed_at_time_zone; a column without a zone is otherwise read as UTC, never in the session's zone:
+    DECISIONS row 126): an update at 17:40 New York time is 22:40 UTC, after the last scan's read, though its wall
+    time is before it."""
+    sources = trips.dir.parent / "models_example" / "models" / "sources.yml"
+    declared = "changed_at: \"{{ var('trip_events_changed_at', none) }}\""
+    assert declared in sources.read_text()
+    sources.write_text(
+        sources.read_text().replace(declared, declared + "\n              changed_at_time_zone: America/New_York")
+    )
     trips.query(f"alter database {trips.backend.database} set timezone = 'America/New_York'")
     trips.query("alter table raw.trip_events add column loaded_at timestamp")
     trips.query("update raw.trip_events set loaded_at = updated_at at time zone 'America/New_York'")

@@ -28,9 +28,11 @@
       {'approved_by': approved_by or target.user or 'dbt run-operation',
        'approved_at': modules.datetime.datetime.utcnow().isoformat(timespec='seconds') ~ '+00:00',
        'packet_sha256': recorded.sha256},
-      packet.control, batch_size or packet.batch_size, recorded.sha256, packet.source, allow_source_drift) %}
+      packet.control, batch_size or packet.batch_size, recorded.sha256, packet.source, allow_source_drift,
+      packet.downstream or []) %}
   {# one line for a person, beside the machine results: what the target holds now, as apply_partitions read it #}
   {% do log('Applied run ' ~ run_id ~ ' to ' ~ applied.target ~ ': ' ~ applied.replaced | length ~ ' partition(s) replaced'
       ~ (' (' ~ applied.replaced | join(', ') ~ ')' if applied.replaced else '') ~ ', ' ~ applied.skipped | length
       ~ ' already equal to the approval' ~ (' (' ~ applied.skipped | join(', ') ~ ')' if applied.skipped else '') ~ '.', info=true) %}
+  {% if applied.downstream_not_rebuilt.said %}{% do log(applied.downstream_not_rebuilt.said, info=true) %}{% endif %}
 {% endmacro %}

@@ -18,14 +18,15 @@
   by the plan) must still equal its plan-time fingerprint; it is also checked before the first replacement.
   A failed checkpoint stops the run; what was committed stays (rollback restores it).
   Emits `partition_replaced` / `partition_skipped` after each partition, `checkpoint` after each batch and
-  `applied` at the end. Before anything, the approval must still hold (_refuse_stale_approval): before the packet's
+  `applied` at the end, with the downstream tables that read a changed partition (`downstream`: the packet's list;
+  _downstream_not_rebuilt), which an apply without a cascade leaves as they were. Before anything, the approval must still hold (_refuse_stale_approval): before the packet's
   deadline (as the plan recorded it), and the source as the plan pinned it. The approval itself is checked by the caller
   (the CLI, or apply_backfill) before it calls this; `packet_sha256` must be a packet a plan wrote for the run, and
   the partitions' fingerprints the ones it planned (_check_packet).
 #}
 {% macro apply_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
                           watermark=none, allow_watermark_move=false, approval={}, control=none, batch_size=5,
-                          packet_sha256=none, source=none, allow_source_drift=none) %}
+                          packet_sha256=none, source=none, allow_source_drift=none, downstream=[]) %}
   {% set session = dbt_backfill._write_session(target, model, partition_by, business_key, additive, material_columns, approval,
       run_id, partitions, packet_sha256, publishing=true) %}
   {% set target_relation, scope, target_columns, audit_fields = session.relation, session.scope, session.columns, session.audit_fields %}
@@ -64,8 +65,10 @@
   {% do dbt_backfill.record_audit_event(target_relation, 'applied', run_id, dbt_backfill._merged(audit_fields,
       {'outcome': 'replaced ' ~ (replaced | length) ~ ' of ' ~ (partitions | length) ~ ' partitions'})) %}
   {% do dbt_backfill._commit() %}
-  {% do dbt_backfill._emit_result('applied', {'run_id': run_id, 'replaced': replaced}) %}
-  {{ return({'replaced': replaced, 'skipped': skipped, 'target': dbt_backfill._relation_name(target_relation)}) }}
+  {% set left = dbt_backfill._downstream_not_rebuilt(downstream, partitions) %}
+  {% do dbt_backfill._emit_result('applied', {'run_id': run_id, 'replaced': replaced, 'downstream_not_rebuilt': left}) %}
+  {{ return({'replaced': replaced, 'skipped': skipped, 'target': dbt_backfill._relation_name(target_relation),
+             'downstream_not_rebuilt': left}) }}
 {% endmacro %}
 
 {# Every approved stage, before anything is touched: it exists, reading it runs no one's code (_check_source), and its

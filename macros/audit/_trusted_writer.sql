@@ -6,6 +6,8 @@
               planned, which stages exist, when the approval expires, which windows were proven. Trusted from the owner of the audit table's schema (the
               planner, who owns the stage schema) or of the table, and their members: the planner's word;
     full_refresh: from the target's owner and its members (only they can rebuild it);
+    stale_scan:   from the target's owner and its members, and from the reader itself (a scan's vouch says the
+              partitions need no repair: the applier, who may write the target, must not say so to the planner);
     target rows (approved, partition_replaced, partition_skipped, rolled_back, applied, checkpoint,
               source_drift_allowed): what was done to the target. Trusted from a role that may insert into and
               delete from the target, or act as its owner: one that could have done it, as the row says;
@@ -42,6 +44,7 @@
     ~ "where w.rolname OPERATOR(pg_catalog.=) recorded_by and (w.rolsuper or case "
     ~ "when event OPERATOR(pg_catalog.=) ANY (" ~ dbt_backfill._audit_events_array(dbt_backfill._plan_events()) ~ ") then " ~ planner ~ " "
     ~ "when event OPERATOR(pg_catalog.=) 'full_refresh' then " ~ target_owner ~ " "
+    ~ "when event OPERATOR(pg_catalog.=) 'stale_scan' then " ~ target_owner ~ " or w.rolname OPERATOR(pg_catalog.=) current_user "
     ~ "when event OPERATOR(pg_catalog.=) ANY (" ~ dbt_backfill._audit_events_array(dbt_backfill._target_events()) ~ ") then " ~ target_writer ~ " "
     ~ "else " ~ planner ~ " or " ~ target_writer ~ " end)))") }}
 {% endmacro %}

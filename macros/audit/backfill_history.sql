@@ -59,17 +59,20 @@
                    + (['recorded by'] if attributed else [])] %}
     {% for e in events %}
       {% do rows.append([(e.recorded_at | string)[:19], e.run_id or '', e.model or '', e.event, e.partition_value or '',
-                         e.approved_by or '', e.who or '', (e.said | string)[:60]] + ([e.recorded_by or ''] if attributed else [])) %}
+                         e.approved_by or '', e.who or '', e.shown] + ([e.recorded_by or ''] if attributed else [])) %}
     {% endfor %}
     {% for line in dbt_backfill._table_lines(rows) %}{% do log(line, info=true) %}{% endfor %}
   {% endif %}
   {% do dbt_backfill._emit_result('history', {'audits': found, 'looked_in': audits.keys() | sort, 'events': events}) %}
 {% endmacro %}
 
-{# A positive integer from what YAML or a person gives (5, '5'); anything else is refused as bad input. #}
+{# A positive integer of at most nine digits from what YAML or a person gives (5, '5': `--limit` as typed, pure dbt's
+   `limit`, one rule for both); anything else (0, 1.5, true, more than a bigint holds) is refused as bad input. #}
 {% macro _positive_integer(value, name) %}
-  {% if value is not number and not (value is string and modules.re.fullmatch('[0-9]{1,9}', value)) or (value | int) < 1 %}
-    {% do dbt_backfill._fail(name ~ ' must be a positive integer, got ' ~ tojson(value | string) ~ '. Nothing was read.') %}
+  {% set whole = value is integer and value is not boolean or value is string and modules.re.fullmatch('[0-9]{1,9}', value) %}
+  {% if not whole or (value | int) < 1 or (value | int) > 999999999 %}
+    {% do dbt_backfill._fail(name ~ ' must be a positive integer of at most 9 digits (1 to 999999999), got '
+        ~ tojson(value | string) ~ '. Nothing was read.') %}
   {% endif %}
   {{ return(value | int) }}
 {% endmacro %}
@@ -81,7 +84,8 @@
 {% endmacro %}
 
 {# Who did it and what came of it, in words, from an event's own columns: `who` (who rolled back or cleaned, who ran
-   a full refresh) and `said` (the outcome; a full refresh's reason). #}
+   a full refresh), `said` (the outcome; a full refresh's reason) and `shown` (`said` within 60 characters, for the
+   table: _shortened). #}
 {% macro _event_said(event) %}
   {% set detail = event.detail or '' %}
   {% set who = none %}
@@ -93,7 +97,26 @@
     {% set who = event.approved_by %}
   {% endif %}
   {% set said = (event.outcome or '') ~ (': ' ~ detail if event.event == 'full_refresh' and detail else '') %}
-  {{ return({'who': who, 'said': said}) }}
+  {{ return({'who': who, 'said': said, 'shown': dbt_backfill._shortened(said, 60)}) }}
+{% endmacro %}
+
+{# `text` within `width` characters, never cut inside a value: a list after "<what>: " (a stale scan's
+   "stale: 2026-03-01..2026-03-03,2026-03-09") keeps its first whole items and counts the rest ("… +4 more");
+   other text is cut at a space, with "…". #}
+{% macro _shortened(text, width) %}
+  {% if text | length <= width %}{{ return(text) }}{% endif %}
+  {% set head, colon, tail = text.partition(': ') %}
+  {% set items = tail.split(',') if colon and ' ' not in tail.strip() else [] %}
+  {% if items | length > 1 %}
+    {% set kept = [] %}
+    {% for item in items %}
+      {% set shown = head ~ ': ' ~ (kept + [item]) | join(',') ~ ',… +' ~ (items | length - loop.index) ~ ' more' %}
+      {% if kept | length == loop.index0 and shown | length <= width %}{% do kept.append(item) %}{% endif %}
+    {% endfor %}
+    {{ return(head ~ ': ' ~ (kept | join(',') ~ ',' if kept else '') ~ '… +' ~ (items | length - kept | length) ~ ' more') }}
+  {% endif %}
+  {% set cut = text[:width - 1] %}
+  {{ return((cut.rsplit(' ', 1)[0] if ' ' in cut else cut) ~ '…') }}
 {% endmacro %}
 
 {# Rows of text as lines of aligned columns (the first row the header), two spaces apart. #}

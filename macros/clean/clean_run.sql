@@ -10,7 +10,9 @@
   fail, it is not dropped with it). Takes the table's backfill lock, as apply and rollback do: a clean never runs beside them.
   On Spark a run's written copies and backups name directories (see _rows_to_write, backup_partition): each one
   the target no longer reads is deleted with its table (_release_storage), and the audit row names them.
-  The audit row (`cleaned`) names what was dropped and `cleaned_by` (the CLI: --by, else "OS user <name>").
+  The audit row (`cleaned`) names what was dropped and `cleaned_by` (the CLI: --by, else "OS user <name>"). Emits
+  `cleaned`: {run_id, dropped, deleted_directories, made_impossible: the earlier runs' rollbacks this clean makes
+  impossible, in words (_rollbacks_made_impossible)}.
 #}
 {% macro clean_run(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
                    drop_backups=false, packet_sha256=none, cleaned_by=none, list_only=false) %}
@@ -25,6 +27,7 @@
      back only after that run is #}
   {% set ledger = dbt_backfill._partition_ledger(target_relation, partitions | map(attribute='value') | list) %}
   {% do dbt_backfill._refuse_needed_backups(run_id, partitions, ledger, target_relation, scope, drop_backups) %}
+  {% set made_impossible = dbt_backfill._rollbacks_made_impossible(run_id, partitions, ledger, model) %}
   {% if list_only %}
     {{ return(dbt_backfill._run_relations_listed(partitions, target_relation, scope)) }}
   {% endif %}
@@ -55,7 +58,9 @@
                  ~ ((', deleted ' ~ deleted | length ~ ' directories') if deleted else ''),
       'detail': {'dropped': dropped, 'deleted_directories': deleted, 'by': cleaned_by}}) %}
   {% do dbt_backfill._commit() %}
-  {% do dbt_backfill._emit_result('cleaned', {'run_id': run_id, 'dropped': dropped, 'deleted_directories': deleted}) %}
+  {% for said in made_impossible %}{% do log('Note: ' ~ said ~ '.', info=true) %}{% endfor %}
+  {% do dbt_backfill._emit_result('cleaned', {'run_id': run_id, 'dropped': dropped, 'deleted_directories': deleted,
+                                              'made_impossible': made_impossible}) %}
   {% set returned = dropped[:] %}
   {% for directory in deleted %}{% do returned.append('directory ' ~ directory) %}{% endfor %}
   {{ return(returned) }}

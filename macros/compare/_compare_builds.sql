@@ -31,7 +31,9 @@
         'target_before': plan.target_before,
         'target_before_commitment': dbt_backfill._commitment_in_scope(target_relation, scope, plan.target_before.row_count,
                                                                       plan.value, true),
-        'changes': dbt_backfill.change_summary(target_relation, plan.relations.a, scope, plan.value),
+        'changes': dbt_backfill.change_summary(target_relation, plan.relations.a, scope, plan.value,
+                                               excluded=scope.get('excluded_names', []),
+                                               target_rows=plan.target_before.row_count),
     }) %}
   {% endfor %}
   {% if proving %}

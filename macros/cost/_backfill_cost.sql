@@ -7,7 +7,8 @@
   Returns {partitions: [{value, build_read_rows, build_read_bytes, build_write_rows, build_write_bytes,
   apply_write_rows}], total: {...}, thresholds: {rows, bytes}, over: [what exceeds its threshold]}.
   A byte figure is none where the engine gives no row width (DuckDB). The thresholds are meta.backfill.cost_warning's
-  (rows: 100,000,000 and bytes: 10 GiB unless declared).
+  (rows: 100,000,000 and bytes: 10 GiB unless declared). Once built, the rows written are measured instead
+  (_measured_cost).
 #}
 {% macro _backfill_cost(model_sql, sources, scope, partition_plans, cost_warning) %}
   {% do dbt_backfill._step('estimating the cost with the database planner',

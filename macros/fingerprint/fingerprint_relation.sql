@@ -14,7 +14,8 @@
   accidental difference (a miss needs a 60-bit coincidence, about 1 in 10^18), but unlike an ordered digest it is
   not a commitment against someone who crafts rows to collide on purpose.
 
-  Returns {row_count, null_keys, duplicate_keys, totals: {column: exact decimal text}, sha256, algorithm}.
+  Returns {row_count, null_keys, duplicate_keys, totals: {column: exact decimal text}, sha256, algorithm}; a float
+  column's total is the exact sum of the decimals its values' texts spell (_additive_value), whatever the order.
   duplicate_keys is counted only when `count_duplicate_keys` (a grouping by key: the plan's check of a build);
   elsewhere it is none, since equal fingerprints already imply equal keys.
   The engine-specific parts are the leaves canonical_text, sha256_hex and hex_to_integer; the composition is
@@ -47,12 +48,16 @@
         cast(count(case when bf_null_key then 1 end) as {{ string_type }}) as null_keys
         {% for column in additive_columns %}
         , cast(coalesce(sum(bf_additive_{{ loop.index }}), 0) as {{ string_type }}) as total_{{ loop.index }}
+        , cast(sum(case when bf_inexact_{{ loop.index }} then 1 else 0 end) as {{ string_type }}) as inexact_{{ loop.index }}
         {% endfor %}
       from (
         select
           {{ dbt_backfill._row_digest(row_fields) }} as bf_row_digest,
           {{ '(' ~ null_key_tests | join(' or ') ~ ')' if key_columns else 'false' }} as bf_null_key
-          {% for column in additive_columns %}, {{ adapter.quote(column.name) }} as bf_additive_{{ loop.index }}{% endfor %}
+          {% for column in additive_columns %}
+          {% set value, inexact = dbt_backfill._additive_value(column) %}
+          , {{ value }} as bf_additive_{{ loop.index }}, {{ inexact }} as bf_inexact_{{ loop.index }}
+          {% endfor %}
         from {{ relation }}
         {% if where %}where {{ where }}{% endif %}
       ) bf_rows
@@ -77,10 +82,7 @@
     {% set duplicate_keys = 0 %}
   {% endif %}
 
-  {% set totals = {} %}
-  {% for column in additive_columns %}
-    {% do totals.update({column.name | lower: row['total_' ~ loop.index] | string}) %}
-  {% endfor %}
+  {% set totals = dbt_backfill._exact_totals(row, additive_columns) %}
   {# dbt_backfill/v3, or dbt_backfill/v3+float,other:postgres when a column's text is the engine's own #}
   {% set algorithm = 'dbt_backfill/v3' ~ (('+' ~ (engine_specific | sort | join(',')) ~ ':' ~ adapter.type()) if engine_specific else '') %}
   {{ return({

@@ -1,7 +1,8 @@
 {#
   The other runs whose plans name any of `values`, each with the partitions it shares and what it did there, in
-  words: applied (its rows are there now), rolled back, approved but not applied, planned and not approved, or for
-  review only (BLOCK). What a second plan over the same partitions tells its approver (the review's check 3).
+  words: applied (its rows are there now), rolled back, cleaned (its stages dropped: its packet can never apply),
+  approved but not applied, planned and not approved (these two: open), or for review only (BLOCK). What a second
+  plan over the same partitions tells its approver (the review's check 3).
 #}
 {% macro _other_runs_over(ledger, run_id, values) %}
   {% set others = [] %}
@@ -20,6 +21,9 @@
         {% set state = 'applied: its rows are in ' ~ holding | join(', ') ~ ' now' %}
       {% elif undone %}
         {% set state = 'rolled back at ' ~ undone[-1].at ~ ' (by ' ~ (undone[-1].by or 'an unrecorded user') ~ ')' %}
+      {% elif run.cleaned %}
+        {% set state = 'cleaned at ' ~ run.cleaned.at ~ ' (by ' ~ (run.cleaned.by or 'an unrecorded user') ~ '): its stages are '
+            ~ 'dropped, so its packet can no longer be applied' %}
       {% elif run.verdict == 'BLOCK' %}
         {% set state = 'judged BLOCK: for review only' %}
       {% elif run.approved_by %}

@@ -10,7 +10,8 @@
               replacement or an adoption puts its run on top, a restore or a release takes its run off, a full
               refresh clears it. A run that is in `holders` but not on top was written over by the run on top;
     runs      per run that planned, was approved or wrote here: {approved_by, approved_at, planned_at, packet (the
-              packet file the CLI's plan wrote, as it was named), pure_dbt, partitions (as planned), verdict}.
+              packet file the CLI's plan wrote, as it was named), pure_dbt, partitions (as planned), verdict,
+              cleaned (the last `cleaned` row: {at, by}; its stages are gone, so its packet can no longer apply)}.
   `values`: the partitions to read (none: every partition the trail names). What a partition holds now is the
   caller's to read (a fingerprint): the ledger says who wrote it, the partition says whether it still holds that.
 #}
@@ -28,11 +29,12 @@
       ~ 'partition_value, approved_by, fingerprint_after, outcome, detail from ' ~ audit ~ ' where target = '
       ~ dbt_backfill._sql_literal(dbt_backfill._relation_name(target_relation))
       ~ " and event in ('planned', 'packet_recorded', 'approved', 'partition_replaced', 'partition_skipped', 'rolled_back', "
-      ~ "'full_refresh') and " ~ dbt_backfill._trusted_writer(audit, target_relation)
+      ~ "'full_refresh', 'cleaned') and " ~ dbt_backfill._trusted_writer(audit, target_relation)
       ~ ' order by recorded_at, run_id').rows %}
   {% for row in rows %}
     {% set run = ledger.runs.setdefault(row['run_id'], {'approved_by': none, 'approved_at': none, 'planned_at': none,
-                                                         'packet': none, 'pure_dbt': false, 'partitions': [], 'verdict': none}) %}
+                                                         'packet': none, 'pure_dbt': false, 'partitions': [], 'verdict': none,
+                                                         'cleaned': none}) %}
     {% set event, value, at, seq = row['event'], row['partition_value'], (row['recorded_at'] | string)[:19], loop.index %}
     {% if event in ('planned', 'packet_recorded') %}
       {% do run.update({'planned_at': run.planned_at or at, 'pure_dbt': event == 'packet_recorded', 'verdict': row['outcome']}) %}
@@ -46,6 +48,9 @@
     {% elif event == 'approved' and run.approved_at is none %}
       {% do run.update({'approved_by': row['approved_by'],
                         'approved_at': (row['detail'] or '').replace('approved at ', '', 1) or at}) %}
+    {% elif event == 'cleaned' %}
+      {% set detail = fromjson(row['detail']) if (row['detail'] or '').startswith('{') else {} %}
+      {% do run.update({'cleaned': {'at': at, 'by': detail.get('by')}}) %}
     {% elif event == 'full_refresh' %}
       {% for known in ledger.writes.keys() | list %}
         {% do ledger.writes[known].append({'seq': seq, 'at': at, 'run_id': row['run_id'], 'event': 'full_refresh',

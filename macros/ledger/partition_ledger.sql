@@ -16,7 +16,7 @@
   {% do dbt_backfill.pin_session() %}
   {% set published = dbt_backfill._published_model(model) %}
   {% set target_relation, scope = published.relation, published.scope %}
-  {% set named = dbt_backfill._named_partition_values(partitions) %}
+  {% set named = dbt_backfill._named_partition_values(partitions, scope.partition_column.name, target_relation) %}
   {% set ledger = dbt_backfill._partition_ledger(target_relation, named) %}
   {% set family = dbt_backfill._type_family(scope.partition_column.data_type) %}
   {% set entries = [] %}
@@ -31,6 +31,13 @@
   {% for entry in entries %}
     {% do log('  ' ~ entry.value ~ '  ' ~ entry.rows ~ ' row(s)  sha256 ' ~ entry.sha256[:12] ~ '…  ' ~ entry.said, info=true) %}
   {% endfor %}
+  {# read-only: with no audit table it says so (as history does) and makes none #}
+  {% set audit = dbt_backfill._audit_relation(target_relation) %}
+  {% set missing = adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is none %}
+  {% if missing %}
+    {% do log('No audit table (' ~ dbt_backfill._relation_name(audit) ~ '): nothing is recorded for ' ~ model
+        ~ ' (nothing was planned, or the table was dropped).', info=true) %}
+  {% endif %}
   {% do dbt_backfill._emit_result('ledger', {'model': model, 'target': dbt_backfill._relation_name(target_relation),
-                                             'partitions': entries}) %}
+      'partitions': entries, 'no_audit_table': dbt_backfill._relation_name(audit) if missing else none}) %}
 {% endmacro %}

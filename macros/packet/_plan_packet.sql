@@ -2,7 +2,7 @@
   The plan as the packet records it, from what the steps measured: the contract (`contract`: business_key,
   order_by, additive, exclude_columns, stage_schema, code, expires_at, allowances, batch_size), the source as pinned
   (`pin`: reads, after_build, and the windows: windowing, proof, binding) and what the builds gave (`measured`:
-  partitions, skipped_in_ranges, key_collisions, keys_moved_out, key_holds_partition, watermark, cost, gates,
+  partitions, skipped_in_ranges, key_collisions, keys_moved_out, keys_repeated, key_holds_partition, watermark, cost, gates,
   control); with the source relations apply reads again, the partitions a build empties, the scheduled run's lock,
   the models downstream and the target's write unit. The review and the written plan are added next (_review_plan).
 #}
@@ -53,6 +53,7 @@
       'skipped_in_ranges': measured.skipped_in_ranges,
       'key_collisions': measured.key_collisions,
       'keys_moved_out': measured.keys_moved_out,
+      'keys_repeated': measured.get('keys_repeated') or [],
       'key_holds_partition': measured.key_holds_partition,
       'watermark': measured.watermark,
       'emptied': emptied,

@@ -4,11 +4,13 @@
   a string, or an integer for an integer partition column, is taken as given; any other YAML value, or an integer
   for a column of another type, is refused with the quoted form to use. A value holding a control or invisible
   character is refused by its position: no partition is named so, and it would be printed raw.
-  `partitions`: the operation's argument (a list, or a comma-separated string); the partition column's type is read
+  `partitions`: the operation's argument (a list, one value, or a comma-separated string); the partition column's type is read
   from `target_relation` only when a value is not a string. Returns the items as strings, ranges not yet expanded.
 #}
 {% macro _partition_items(partitions, partition_by, target_relation) %}
   {% set given = partitions.split(',') if partitions is string else partitions %}
+  {# one unquoted value (`partitions: 2026-03-02`, YAML's date; an integer): a list of one, each item read below #}
+  {% if given is not none and given is not mapping and given is not iterable %}{% set given = [given] %}{% endif %}
   {% if given is none or given is string or given is mapping or given is not iterable %}
     {% do dbt_backfill._fail('partitions must be a list of values, or one comma-separated string, got '
         ~ dbt_backfill._yaml_kind(given) ~ '. Nothing was changed.') %}
@@ -36,7 +38,7 @@
       {% if item is integer and item is not boolean and dbt_backfill._type_family(column_type) == 'integer' %}
         {% do items.append(item | string) %}
       {% else %}
-        {% do dbt_backfill._fail('partition value ' ~ dbt_backfill._shown_plain(tojson(item)) ~ ' was read by YAML as '
+        {% do dbt_backfill._fail('partition value ' ~ dbt_backfill._shown_plain(item | string if item.year is defined else tojson(item)) ~ ' was read by YAML as '
             ~ dbt_backfill._yaml_kind(item) ~ ', and ' ~ partition_by ~ ' is ' ~ column_type | lower ~ ': YAML rewrites an '
             ~ 'unquoted value before dbt-backfill sees it (010 becomes 8, yes becomes true, 1.10 becomes 1.1). Quote '
             ~ 'each value as you mean it: partitions: [\'<value>\', ...]. Nothing was changed.') %}

@@ -4,7 +4,7 @@
   it: check the target, the partition values and the gates' settings (plan/, compare/); pin the source: two reads,
   refused if they differ, before anything is built (source_pin/); name the stages and fingerprint the target's
   current partitions (stage/), a control partition outside the scope (plan/), read the live job's watermark
-  (guards/); estimate the cost from the planner (cost/); decide whether this plan proves the input windows, and
+  (guards/); estimate the cost from the planner (cost/: the rows written measured once built); decide whether this plan proves the input windows, and
   build every partition twice, all a then all b, one transaction each (stage/); fingerprint both builds and
   summarise the changes, bucket digests first (compare/); check or prove the input windows (stage/); find business
   keys that would land in two partitions and keys a named partition loses to one that is not named, predict the
@@ -48,6 +48,7 @@
                                             proving, model_sql, scope) %}
 
   {% set planned, stages = dbt_backfill._compare_builds(target_relation, partition_plans, scope, proving) %}
+  {% set cost = dbt_backfill._measured_cost(cost, planned) %}
   {% if windowed %}
     {% do dbt_backfill._prove_input_windows(planned, partition_plans, windowing, built.sql, scope,
         {'target': target_relation, 'run_id': run_id, 'model': model, 'binding': binding, 'proving': proving,
@@ -57,7 +58,7 @@
   {% set watermark_plan = dbt_backfill._watermark_plan(watermark_before, target_relation, stages, scope) %}
   {% set gates = dbt_backfill._reconciliation_gates(checks, target_relation, scope, planned) %}
   {% do dbt_backfill._commit() %}
-  {% set lost = dbt_backfill._keys_lost(target_relation, built.sql, planned, scope, partitions) %}
+  {% set lost = dbt_backfill._keys_lost(target_relation, built.sql, planned, scope, partitions, collisions) %}
   {% set after_read = dbt_backfill._reread_source(sources, reads[0]) %}
 
   {% set plan = dbt_backfill._plan_packet(run_id, model, node, target_relation, target_columns, scope, sources,
@@ -66,8 +67,8 @@
        'batch_size': batch_size},
       {'reads': reads, 'after_build': after_read, 'windowing': windowing, 'proof': proof, 'binding': binding},
       {'partitions': planned, 'skipped_in_ranges': vacant, 'key_collisions': collisions, 'keys_moved_out': lost.moved_out,
-       'key_holds_partition': lost.key_holds_partition, 'watermark': watermark_plan, 'cost': cost, 'gates': gates,
-       'control': control}) %}
+       'keys_repeated': lost.repeated, 'key_holds_partition': lost.key_holds_partition, 'watermark': watermark_plan,
+       'cost': cost, 'gates': gates, 'control': control}) %}
   {% if chosen_by %}{% do plan.update({'chosen_by': chosen_by}) %}{% endif %}
   {% do dbt_backfill._review_plan(plan, node, target_relation, run_id, partitions, commands) %}
   {% do dbt_backfill._record_planned(plan, target_relation, run_id, model, partitions, record_planned) %}

@@ -4,6 +4,7 @@
   build would empty (unless allowed), then, where something changes, keys that would sit in two partitions or leave
   the named ones, and a raised column watermark (unless allowed). The one home of these rules and their words: the
   CLI raises them from plan_stages' result, pure dbt from plan_backfill, each then saying what became of the stages.
+  A business key that repeats across partitions in a full build is refused as such before any move is claimed.
   Returns none, or {reason (none: bad input, not a safety refusal), message, details, keep_stages}.
 #}
 {% macro _plan_refusal(plan, allowances={}) %}
@@ -24,10 +25,8 @@
   {% set differing, described = [], [] %}
   {% for p in plan.partitions %}
     {% set a, b = p.builds.a, p.builds.b %}
-    {# equal rows, as Fingerprint.__eq__ says: duplicate keys compared only where both builds counted them #}
-    {% set keys_differ = a.duplicate_keys is not none and b.duplicate_keys is not none
-                         and a.duplicate_keys != b.duplicate_keys %}
-    {% if (a.sha256, a.row_count, a.null_keys, a.totals) != (b.sha256, b.row_count, b.null_keys, b.totals) or keys_differ %}
+    {# equal rows, as _same_fingerprint decides it (builds_equal): the totals follow from the rows #}
+    {% if not p.builds_equal %}
       {% do differing.append(p.value) %}
       {% do described.append(p.value ~ ': a ' ~ dbt_backfill._fingerprint_words(a) ~ ' vs b ' ~ dbt_backfill._fingerprint_words(b)) %}
     {% endif %}
@@ -68,6 +67,23 @@
 
 {% macro _key_refusal(plan, allowances) %}
   {% set key = plan.business_key | join('|') %}
+  {% set repeated = plan.get('keys_repeated') or [] %}
+  {% if repeated %}
+    {# not a move: a full build holds these keys in several partitions (keys_repeated) #}
+    {% set described = [] %}
+    {% for r in repeated %}
+      {% do described.append(key ~ '=' ~ r.key ~ ' in ' ~ r.partitions ~ ' partitions, ' ~ r.first
+          ~ (' and ' if r.partitions == 2 else ' to ') ~ r.last) %}
+    {% endfor %}
+    {% set widened = plan.business_key + [plan.partition_by] %}
+    {{ return({'reason': 'business_key_repeats', 'keep_stages': false,
+        'details': {'repeated': repeated, 'business_key': widened},
+        'message': 'business_key [' ~ plan.business_key | join(', ') ~ '] repeats across partitions (a full build '
+        ~ 'of the model holds ' ~ described | join('; ') ~ '): it identifies a row only within a partition, and the '
+        ~ 'plan needs a key that identifies one row in the whole table to tell a row that moved between partitions. '
+        ~ 'Include the partition column in business_key ([' ~ widened | join(', ') ~ ']). No packet was written and '
+        ~ 'the target is unchanged.'}) }}
+  {% endif %}
   {% set collisions = plan.key_collisions or [] %}
   {% if collisions %}
     {% set described = [] %}

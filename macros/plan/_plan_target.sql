@@ -1,7 +1,8 @@
 {#
   The published table a plan repairs, and the contract's columns checked against it: its relation, its columns
   (refused when it does not exist or has none), the columns exclude_columns and order_by name (each the target's;
-  order_by's entries `<column> [asc|desc]`), and the backfill's scope over what remains (_backfill_scope).
+  order_by's entries `<column> [asc|desc]`), and the backfill's scope over what remains (_backfill_scope), with
+  the excluded columns' names (`excluded_names`).
   Returns [target relation, its column names, scope].
 #}
 {% macro _plan_target(target, partition_by, business_key, order_by, additive, exclude_columns) %}
@@ -28,5 +29,7 @@
   {% endfor %}
   {% do dbt_backfill._columns(target_relation, order_names, 'order_by') %}
   {% set scope = dbt_backfill._backfill_scope(target_relation, partition_by, business_key, additive, material_names) %}
+  {# the plan compares them apart: counted, sampled and said to be written unchecked (change_summary) #}
+  {% do scope.update({'excluded_names': excluded}) %}
   {{ return([target_relation, target_columns, scope]) }}
 {% endmacro %}

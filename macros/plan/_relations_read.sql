@@ -23,7 +23,9 @@
              that rewrites the same rows leaves what the builds read as it was (source_state) #}
           {% if upstream.resource_type != 'source' %}{% do ref.update({'content': true}) %}{% endif %}
           {% set changed_at = dbt_backfill._changed_at_column(upstream) %}
-          {% if changed_at %}{% do ref.update({'changed_at': changed_at}) %}{% endif %}
+          {% if changed_at %}
+            {% do ref.update({'changed_at': changed_at, 'changed_at_time_zone': dbt_backfill._changed_at_column(upstream, 'changed_at_time_zone')}) %}
+          {% endif %}
           {% do found.update({dbt_backfill._relation_name(dbt_backfill._relation(ref)): ref}) %}
         {% endif %}
       {% endif %}
@@ -35,12 +37,14 @@
 {% endmacro %}
 
 {# The column of an input that says when each row last changed: its meta.backfill.changed_at (under config or at
-   the top), else a source's loaded_at_field (dbt's freshness column); none when neither is declared. #}
-{% macro _changed_at_column(upstream) %}
+   the top), else a source's loaded_at_field (dbt's freshness column); none when neither is declared. With `key`
+   changed_at_time_zone: the time zone its values are written in, where it has none (meta.backfill only; none: UTC,
+   as dbt reads a loaded_at_field, _input_changes). #}
+{% macro _changed_at_column(upstream, key='changed_at') %}
   {% set declared = [] %}
   {% for meta in [(upstream.config or {}).get('meta'), upstream.get('meta')] if meta and meta.get('backfill') %}
-    {% if meta.backfill.get('changed_at') %}{% do declared.append(meta.backfill.changed_at) %}{% endif %}
+    {% if meta.backfill.get(key) %}{% do declared.append(meta.backfill[key]) %}{% endif %}
   {% endfor %}
   {% set loaded_at = upstream.get('loaded_at_field') or ((upstream.config or {}).get('loaded_at_field')) %}
-  {{ return(declared[0] if declared else (loaded_at or none)) }}
+  {{ return(declared[0] if declared else (loaded_at if key == 'changed_at' else none) or none) }}
 {% endmacro %}

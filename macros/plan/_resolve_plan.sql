@@ -23,22 +23,6 @@
              'run_id': dbt_backfill._new_run_id()}) }}
 {% endmacro %}
 
-{# Each partition once: a repeat would be replaced twice in one apply. Counted in one pass (a map), never the square
-   of the values. #}
-{% macro _refuse_repeated_partitions(values) %}
-  {% set seen, repeated = {}, {} %}
-  {% for value in values %}
-    {% if value in seen %}{% do repeated.update({value: true}) %}{% endif %}
-    {% do seen.update({value: true}) %}
-  {% endfor %}
-  {% if repeated %}
-    {% set names = repeated.keys() | sort %}
-    {% do dbt_backfill._fail('partition(s) ' ~ names[:20] | map('tojson') | join(', ')
-        ~ (' and ' ~ (names | length - 20) ~ ' more' if names | length > 20 else '') ~ ' named more than once. '
-        ~ 'Nothing was changed.') %}
-  {% endif %}
-{% endmacro %}
-
 {#
   What a backfill of the model would mean, from how dbt materializes it. A view runs its SQL on every read and an
   ephemeral model has no relation: both are always current, so there is nothing to repair. A table is rebuilt

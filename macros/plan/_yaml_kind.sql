@@ -6,6 +6,8 @@
   {% elif value is number %}{{ return('the number ' ~ value) }}
   {% elif value is mapping %}{{ return('a map') }}
   {% elif value is string %}{{ return('a string') }}
+  {% elif value.hour is defined %}{{ return('the timestamp ' ~ value) }}
+  {% elif value.year is defined %}{{ return('the date ' ~ value) }}
   {% else %}{{ return('a list') }}
   {% endif %}
 {% endmacro %}

@@ -62,8 +62,11 @@
   {% if refusal.keep_stages %}
     {% set kept = [] %}
     {% for p in plan.partitions %}{% for ref in [p.stage, p.stage_b] %}{% do kept.append(dbt_backfill._relation_name(dbt_backfill._relation(ref))) %}{% endfor %}{% endfor %}
-    {% set said = ' Its stages are kept so the two builds can be compared: ' ~ kept | join(', ') ~ '; drop them with '
-        ~ '`dbt run-operation dbt_backfill.clean_backfill --args \'{run_id: ' ~ run_id ~ '}\'`.' %}
+    {# short however many partitions: one partition's pair, else the first pair and the count (as the CLI says) #}
+    {% set said = (' Its stages are kept so the two builds can be compared: ' ~ kept | join(', ') if kept | length <= 2
+        else ' Its ' ~ kept | length ~ ' stages are kept so the two builds can be compared: ' ~ kept[0] ~ ', ' ~ kept[1]
+             ~ ' and ' ~ (kept | length - 2) ~ ' more named alike (__p<n>_a and __p<n>_b for the plan\'s partition n, from 0)')
+        ~ '; drop them with `dbt run-operation dbt_backfill.clean_backfill --args \'{run_id: ' ~ run_id ~ '}\'`.' %}
   {% else %}
     {% set dropped = dbt_backfill._drop_planned_stages(plan, target_ref, run_id, model, 'plan refused') %}
     {% set said = ' Its stages were dropped (' ~ dropped | length ~ ' relation(s)).' if dropped else ' It built no stages.' %}

@@ -70,7 +70,7 @@
       ~ '. The version that wrote the current rows is unknown; the target\'s current fingerprints stand for it.') %}
   {% do l.append('- **Write semantics:** ' ~ writes.write_semantics ~ '.') %}
   {% do l.append('- **Dependency set:** ' ~ ((plan.downstream | length) ~ ' downstream model(s): ' ~ plan.downstream | map(attribute='model') | join(', ') if plan.downstream else 'no model reads this one') ~ '.') %}
-  {% do l.append('- **Exclusions:** every other partition of the target' ~ (', and columns ' ~ plan.exclude_columns | join(', ') ~ ' from the fingerprint' if plan.exclude_columns else '') ~ '.') %}
+  {% do l.append('- **Exclusions:** every other partition of the target' ~ (', and columns ' ~ plan.exclude_columns | join(', ') ~ ' from the fingerprint (written unchecked: see Dry-Run)' if plan.exclude_columns else '') ~ '.') %}
   {% for name, allowance in plan.allowances.items() %}
     {% do l.append('- **Allowed by the planner:** ' ~ name ~ ' — ' ~ allowance) %}
   {% endfor %}
@@ -141,22 +141,38 @@
     {% do l.append('Input windows: none (' ~ windows.why ~ ').') %}
   {% endif %}
   {% do l.append('') %}
-  {% do l.append('| partition | rows now | rows after | added | removed | changed | builds a = b | est. rows read (builds) | est. bytes read | est. rows written (apply) |') %}
-  {% do l.append('|---|---|---|---|---|---|---|---|---|---|') %}
+  {% set unchecked = plan.exclude_columns | length > 0 %}
+  {% do l.append('| partition | rows now | rows after | added | removed | changed |' ~ (' excluded rewritten (unchecked) |' if unchecked else '')
+      ~ ' builds a = b | est. rows read (builds) | est. bytes read | rows written (apply) |') %}
+  {% do l.append('|---|---|---|---|---|---|' ~ ('---|' if unchecked else '') ~ '---|---|---|---|') %}
   {% for p in plan.partitions %}
     {% set c = plan.cost.partitions[loop.index0] %}
     {% do l.append('| ' ~ p.value ~ ' | ' ~ p.target_before.row_count ~ ' | ' ~ p.builds.a.row_count ~ ' | ' ~ p.changes.added ~ ' | '
-        ~ p.changes.removed ~ ' | ' ~ p.changes.changed ~ ' | ' ~ ('yes' if p.builds_equal else '**no**') ~ ' | '
+        ~ p.changes.removed ~ ' | ' ~ p.changes.changed ~ ' | ' ~ ((p.changes.get('excluded', 0) ~ ' | ') if unchecked else '')
+        ~ ('yes' if p.builds_equal else '**no**') ~ ' | '
         ~ (c.build_read_rows if c.build_read_rows is not none else 'unknown')
         ~ ' | ' ~ dbt_backfill._human_bytes(c.build_read_bytes) ~ ' | ' ~ (c.apply_write_rows if c.apply_write_rows is not none else 'unknown') ~ ' |') %}
   {% endfor %}
   {% do l.append('') %}
-  {% do l.append('Estimates are the planner\'s (' ~ plan.cost.source ~ '); each estimate is of the model over its whole inputs (an upper bound where inputs are windowed). Threshold: '
+  {% set skipped = [] %}
+  {% for p in plan.partitions if p.builds.a.sha256 == p.target_before.sha256 and p.commitment == p.target_before_commitment %}
+    {% do skipped.append(p.value) %}
+  {% endfor %}
+  {% if skipped %}
+    {% do l.append('') %}
+    {% do l.append('Already equal to its build (fingerprint and commitment), so apply will skip it and write nothing there: ' ~ skipped | join(', ') ~ '.') %}
+    {% do l.append('') %}
+  {% endif %}
+  {% do l.append('Rows written (apply) are measured from the builds: the backup of the rows now, then the rows after. '
+      ~ 'Estimates are the planner\'s (' ~ plan.cost.source ~ '); each estimate is of the model over its whole inputs (an upper bound where inputs are windowed). Threshold: '
       ~ plan.cost.thresholds.rows ~ ' rows, ' ~ dbt_backfill._human_bytes(plan.cost.thresholds.bytes) ~ ' read' ~ ('; **over: ' ~ plan.cost.over | join('; ') ~ '**' if plan.cost.over else '; within it') ~ '.') %}
+  {% for note in [(plan.get('column_notes') or {}).get('excluded'), (plan.get('column_notes') or {}).get('run_level')] if note %}
+    {% do l.append('') %}{% do l.append('**' ~ note.said ~ '**') %}
+  {% endfor %}
   {% set samples = [] %}
   {% for p in plan.partitions %}
     {% for s in p.changes.sample %}
-      {% set cols = [] %}{% for name, change in s.columns.items() %}{% do cols.append(dbt_backfill._shown(name) ~ ' ' ~ dbt_backfill._shown(change.old) ~ ' → ' ~ dbt_backfill._shown(change.new)) %}{% endfor %}
+      {% set cols = [] %}{% for name, change in s.columns.items() %}{% do cols.append(dbt_backfill._shown(name) ~ (' (unchecked)' if name in plan.exclude_columns else '') ~ ' ' ~ dbt_backfill._shown(change.old) ~ ' → ' ~ dbt_backfill._shown(change.new)) %}{% endfor %}
       {% do samples.append('- ' ~ dbt_backfill._shown(p.value) ~ ', ' ~ plan.business_key | join('|') ~ ' ' ~ dbt_backfill._shown(s.key) ~ ': ' ~ cols | join(', ')) %}
     {% endfor %}
     {% for key in p.changes.added_keys %}{% do samples.append('- ' ~ dbt_backfill._shown(p.value) ~ ', ' ~ plan.business_key | join('|') ~ ' ' ~ dbt_backfill._shown(key) ~ ': added') %}{% endfor %}

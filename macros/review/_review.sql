@@ -61,8 +61,8 @@
   {% endif %}
 {% endmacro %}
 
-{# Check 2, idempotent writes: the two builds equal, the business key neither null nor repeated, no key in two
-   partitions nor moved to one the plan does not name. #}
+{# Check 2, idempotent writes: the two builds equal, the business key neither null nor repeated (in a partition, or
+   across partitions in a full build), no key in two partitions nor moved to one the plan does not name. #}
 {% macro _review_idempotence(plan, writes) %}
   {% set partitions = plan.partitions %}
   {% set differing = partitions | rejectattr('builds_equal') | map(attribute='value') | list %}
@@ -79,6 +79,11 @@
     {{ return({'check': 'Idempotent writes', 'severity': 'block',
         'finding': 'the business key is null or repeated in ' ~ broken | join(', '),
         'safe_alternative': 'fix the newest-wins logic or the declared business_key'}) }}
+  {% elif plan.get('keys_repeated') %}
+    {{ return({'check': 'Idempotent writes', 'severity': 'block',
+        'finding': 'business_key [' ~ plan.business_key | join(', ') ~ '] repeats across partitions in a full build (e.g. '
+                   ~ plan.keys_repeated[0].key ~ ' in ' ~ plan.keys_repeated[0].partitions ~ ' partitions): it identifies a row only within a partition',
+        'safe_alternative': 'include the partition column in business_key ([' ~ (plan.business_key + [plan.partition_by]) | join(', ') ~ '])'}) }}
   {% elif plan.key_collisions %}
     {{ return({'check': 'Idempotent writes', 'severity': 'block',
         'finding': (plan.key_collisions | length) ~ ' key(s) would sit in two partitions (a row moved and only one side is named)',
@@ -107,7 +112,8 @@
   {# other backfills of the same partitions, open or done: the approver sees them (the ledger keeps an older
      approval from overwriting a newer one, and a rollback from undoing a later run) #}
   {% set others = plan.get('other_runs') or [] %}
-  {% set other_runs = (' Other runs over these partitions: ' ~ others | map(attribute='said') | join('; ') ~ '.') if others else '' %}
+  {# the lock's sentence has no period of its own (the review's table shows it alone) #}
+  {% set other_runs = ('. Other runs over these partitions: ' ~ others | map(attribute='said') | join('; ') ~ '.') if others else '' %}
   {% if plan.get('protected_unguarded') %}
     {{ return({'check': 'No collision with the scheduled run', 'severity': 'warn',
         'finding': 'meta.backfill.protected is true, but the model has no dbt_backfill.full_refresh_guard() pre-hook: '
@@ -164,8 +170,9 @@
     {{ return({'check': 'Cost and rate known', 'severity': 'ok',
         'finding': 'builds read ~' ~ cost.total.build_read_rows ~ ' rows'
                    ~ (' (' ~ dbt_backfill._human_bytes(cost.total.build_read_bytes) ~ ')' if cost.total.build_read_bytes is not none else '')
-                   ~ ' and write ~' ~ cost.total.build_write_rows ~ '; apply writes ~' ~ cost.total.apply_write_rows
-                   ~ ' rows; below the thresholds (' ~ cost.thresholds.rows ~ ' rows, ' ~ dbt_backfill._human_bytes(cost.thresholds.bytes) ~ ')',
+                   ~ ' and write ' ~ ('' if 'build_write_rows' in (cost.measured or []) else '~') ~ cost.total.build_write_rows
+                   ~ '; apply writes ' ~ ('' if 'apply_write_rows' in (cost.measured or []) else '~') ~ cost.total.apply_write_rows
+                   ~ ' rows' ~ (' (rows written: measured from the builds)' if cost.measured else '') ~ '; below the thresholds (' ~ cost.thresholds.rows ~ ' rows, ' ~ dbt_backfill._human_bytes(cost.thresholds.bytes) ~ ')',
         'safe_alternative': '-'}) }}
   {% endif %}
 {% endmacro %}

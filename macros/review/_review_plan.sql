@@ -3,7 +3,8 @@
   there (the ledger) and whether a protected model lacks its guard, for the review (check 3) only; the review
   (_review: the six checks and the verdict); nothing_to_change when every partition already holds exactly what its
   build gives (fingerprint and commitment) and nothing blocks: nothing to approve, so the callers write no packet
-  and drop the stages; and the written plan (_plan_markdown).
+  and drop the stages; what it says of its columns (_column_notes: the excluded ones written unchecked, the
+  run-level ones); and the written plan (_plan_markdown).
 #}
 {% macro _review_plan(plan, node, target_relation, run_id, partitions, commands) %}
   {% do dbt_backfill._step('reviewing the plan', 'reviewing the plan and writing its document failed (see the error '
@@ -18,6 +19,7 @@
     {% do differing.append(p.value) %}
   {% endfor %}
   {% do plan.update({'nothing_to_change': not differing and plan.review.verdict != 'BLOCK'}) %}
+  {% do plan.update({'column_notes': dbt_backfill._column_notes(plan)}) %}
   {% do plan.update({'markdown': dbt_backfill._plan_markdown(plan, commands)}) %}
 {% endmacro %}
 

@@ -1,9 +1,9 @@
 {#
   Undo an apply: restore every replaced partition from its backup, one transaction each, and commit only when
   the partition equals the plan's target_before again. Per partition, the target's current fingerprint decides:
-  equal to target_before — nothing to undo (never replaced, or already restored), skip; equal to the approval —
-  restore from the backup (which must exist); anything else — changed since the apply: refuse, this partition
-  and the rest unchanged. Takes the table's backfill lock like apply. `rolled_back_by` says who ran it (the CLI:
+  equal to target_before, and its commitment too (every column, the excluded ones included) — nothing to undo
+  (never replaced, or already restored), skip; equal to the approval — restore from the backup (which must
+  exist); anything else — changed since the apply: refuse, this partition and the rest unchanged. Takes the table's backfill lock like apply. `rolled_back_by` says who ran it (the CLI:
   --by, else "OS user <name>"); each `rolled_back` row records it as its detail, "by <who>".
   Across runs (the partition ledger, read under the lock before anything is restored): a partition on which a
   later run still standing wrote, or took as its own, or that a full refresh rebuilt after this run, refuses the
@@ -31,7 +31,8 @@
 
 {#
   One partition, in one transaction, as its fingerprint now decides: never replaced by this run, left as it is
-  (_leave_unreplaced); as the plan found it, nothing to undo if its backup agrees (_confirm_not_replaced); as
+  (_leave_unreplaced); as the plan found it, nothing to undo if its backup agrees (_backup_agrees) and its
+  commitment is the one before too (an apply that rewrote only excluded columns is restored); as
   approved, restored from its backup (which must exist) through _replace_checked, and appended to `restored`;
   anything else changed after the apply: refused. `run`: {run_id, target, scope, columns, audit_fields, ledger,
   rolled_back_by}.
@@ -56,9 +57,16 @@
     {% do dbt_backfill._leave_unreplaced(partition, current, writes, run) %}
     {{ return(none) }}
   {% endif %}
+  {# as before in every column: the commitment too, which covers the excluded columns the fingerprint leaves out
+     (an apply that rewrote only those left the fingerprint as it was); the backup must agree either way #}
   {% if dbt_backfill._same_fingerprint(current, partition.target_before) %}
-    {% do dbt_backfill._confirm_not_replaced(partition, current, run, restored) %}
-    {{ return(none) }}
+    {% do dbt_backfill._backup_agrees(partition, current, run, restored) %}
+    {% if partition.get('target_before_commitment') is none or partition.target_before_commitment
+          == dbt_backfill._commitment_in_scope(target_relation, scope, current.row_count, partition.value, true) %}
+      {% do dbt_backfill._commit() %}
+      {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current}) %}
+      {{ return(none) }}
+    {% endif %}
   {% endif %}
   {% set backup_relation = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
                                                 identifier=partition.backup.identifier) %}
@@ -117,15 +125,19 @@
   {% do dbt_backfill._commit() %}
   {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current,
       'written_by': by_other.run_id if by_other else none,
-      'note': 'not replaced by this run: ' ~ (dbt_backfill._describe_write(by_other) ~ ' and it still holds those rows; `'
-              ~ dbt_backfill._rollback_command(ledger, by_other.run_id) ~ '` undoes that' if by_other
+      'note': 'not replaced by this run: ' ~ (dbt_backfill._describe_write(by_other) ~ ' and it still holds those rows; '
+              ~ ('that run\'s backup ' ~ dbt_backfill._backup_gone(by_other) ~ ' is gone, so nothing can undo it there'
+                 if dbt_backfill._backup_gone(by_other) else '`' ~ dbt_backfill._rollback_command(ledger, by_other.run_id)
+                 ~ '` undoes that') if by_other
               else 'its apply found it already holding the approved rows' if adopted
               else 'its apply never wrote it, so there is nothing of it to undo there')}) %}
 {% endmacro %}
 
-{# A partition as the packet says it was before the apply: nothing to undo, if its backup (when there is one)
-   agrees. A backup holding other rows means the packet's target_before or the backup changed after the apply. #}
-{% macro _confirm_not_replaced(partition, current, run, restored) %}
+{# A partition whose fingerprint is as the packet says it was before the apply: its backup (when there is one) must
+   agree, else the packet's target_before or the backup changed after the apply (refused). Then the commitment
+   decides (_rollback_partition): as before in every column, nothing to undo; else only excluded columns differ, and
+   it is restored. #}
+{% macro _backup_agrees(partition, current, run, restored) %}
   {% set target_relation, scope = run.target, run.scope %}
   {% set kept_backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,
                                             identifier=partition.backup.identifier) %}
@@ -149,8 +161,6 @@
           {'partition': partition.value, 'actual': current, 'backup': in_backup, 'restored': restored}) %}
     {% endif %}
   {% endif %}
-  {% do dbt_backfill._commit() %}
-  {% do dbt_backfill._emit_result('partition_skipped', {'value': partition.value, 'fingerprint': current}) %}
 {% endmacro %}
 
 {# The `cleaned` audit row of this run that dropped `backup_ref`: {at, by}, or none. Read from the audit trail, so a
@@ -218,12 +228,4 @@
            'later_at': later.at, 'rolled_back_at': undone.at if undone else none}) %}
     {% endif %}
   {% endfor %}
-{% endmacro %}
-
-{# The backup a replacement recorded (its audit row's detail), when it no longer exists: its name; else none. #}
-{% macro _backup_gone(write) %}
-  {% if write.event != 'replaced' or not write.get('backup') %}{{ return(none) }}{% endif %}
-  {% set parts = write.backup.split('.') %}
-  {% set found = adapter.get_relation(database=parts[0] if parts | length > 2 else none, schema=parts[-2], identifier=parts[-1]) %}
-  {{ return(write.backup if found is none else none) }}
 {% endmacro %}

@@ -13,6 +13,7 @@
   {% endfor %}
   {% for note in result.notes %}{% do lines.append('Note: ' ~ note ~ '.') %}{% endfor %}
   {% if result.repair %}
+    {% if result.repair.first %}{% do lines.append('First: ' ~ result.repair.first ~ '.') %}{% endif %}
     {% do lines.append('Repair: ' ~ result.repair.cli) %}
     {% do lines.append('  (pure dbt: ' ~ result.repair.pure_dbt ~ ')') %}
   {% endif %}

@@ -2,9 +2,10 @@
   The scan's result, as `stale` emits it and the CLI renders it: {model, target, read_at, scope: {how, count,
   ranges}, windows: {mode, why, declared_by, before, after}, inputs: [{relation, changed_at, event_time, changed_rows,
   changed_days, recounted_days, counted_since}], vouched, compared, stale: [_stale_details], ranges, repair: {cli,
-  pure_dbt, partitions} (none when nothing is stale), notes: [what the scan could not see, in words]}.
+  pure_dbt, partitions, and first: the input window to declare before it, where keys moved beyond it
+  (_window_for_moved_keys)} (none when nothing is stale), notes: [what the scan could not see, in words]}.
 #}
-{% macro _stale_result(model, relation, scope, looked_at, read_at, windowing, vouched, changes, untracked, candidates, stale) %}
+{% macro _stale_result(model, relation, scope, looked_at, read_at, windowing, vouched, changes, untracked, candidates, stale, widen=none) %}
   {% set family = dbt_backfill._type_family(scope.partition_column.data_type) %}
   {% set inputs, notes = [], [] %}
   {% for name, change in changes.items() %}
@@ -27,11 +28,28 @@
         ~ 'the model: declare meta.backfill.changed_at (a column that says when a row last changed; a source\'s '
         ~ 'loaded_at_field serves too) to compare only what changed') %}
   {% endif %}
-  {% set unvouched = [] %}
-  {% for value in looked_at['values'] if value not in vouched.by_value %}{% do unvouched.append(value) %}{% endfor %}
+  {% set unvouched, written, moved = [], [], [] %}
+  {% for value in looked_at['values'] if value not in vouched.by_value %}
+    {% do (moved if value in (vouched.moved or {}) else written if value in vouched.written else unvouched).append(value) %}
+  {% endfor %}
+  {% if moved %}
+    {% do notes.append(moved | length ~ ' partition(s) no longer held the rows what vouched for them saw ('
+        ~ moved[:3] | join(', ') ~ (', …' if moved | length > 3 else '') ~ '), so they were compared outright: a write '
+        ~ 'reached them that no vouch saw (one that committed after a scan read them, or one the audit trail does not '
+        ~ 'record)') %}
+  {% endif %}
+  {% if written %}
+    {# DECISIONS row 108: a recorded write (replaced, adopted, restored, released, a full refresh) vouches for nothing #}
+    {% set each = [] %}
+    {% for value in written[:3] %}{% do each.append(value ~ ': ' ~ vouched.written[value]) %}{% endfor %}
+    {% do notes.append(written | length ~ ' partition(s) were reached by a recorded run since anything vouched for them ('
+        ~ each | join('; ') ~ ('; and ' ~ (written | length - 3) ~ ' more' if written | length > 3 else '')
+        ~ '), so they were compared outright: a run\'s rows were built at its plan, by the code of then (or are '
+        ~ 'the rows from before, after a rollback), so no run vouches for a partition') %}
+  {% endif %}
   {% if unvouched %}
-    {% do notes.append(unvouched | length ~ ' partition(s) had nothing vouching for them (no earlier scan of this code, '
-        ~ 'no recorded write, no --since), so they were compared outright') %}
+    {% do notes.append(unvouched | length ~ ' partition(s) had nothing vouching for them (no earlier scan of this code '
+        ~ 'vouched for them, no --since), so they were compared outright') %}
   {% endif %}
   {% if windowing.mode != 'windowed' and windowing.why %}
     {% do notes.append('each compared partition read the inputs whole: ' ~ windowing.why) %}
@@ -40,6 +58,10 @@
   {% set ranges = dbt_backfill._as_ranges(stale_values, family) %}
   {# the shell takes a date or integer range as it is; anything else is quoted for it #}
   {% set argument = ranges if modules.re.match('^[A-Za-z0-9_.,:-]*$', ranges) else "'" ~ ranges | replace("'", "'\\''") ~ "'" %}
+  {% set repair = {'partitions': ranges, 'cli': 'dbt-backfill plan ' ~ model ~ ' --partitions ' ~ argument,
+                   'pure_dbt': "dbt run-operation dbt_backfill.plan_backfill --args '{model: " ~ model ~ ', partitions: "'
+                               ~ ranges ~ "\"}'"} if stale else none %}
+  {% if repair and widen %}{% do repair.update({'first': widen.first}) %}{% endif %}
   {{ return({
       'model': model, 'target': dbt_backfill._relation_name(relation), 'read_at': read_at,
       'scope': {'how': looked_at.how, 'count': looked_at['values'] | length,
@@ -48,8 +70,6 @@
                   'before': windowing.before, 'after': windowing.after},
       'inputs': inputs, 'vouched': vouched.by_value | length, 'compared': candidates | length,
       'stale': stale, 'ranges': ranges,
-      'repair': {'partitions': ranges, 'cli': 'dbt-backfill plan ' ~ model ~ ' --partitions ' ~ argument,
-                 'pure_dbt': "dbt run-operation dbt_backfill.plan_backfill --args '{model: " ~ model ~ ', partitions: "'
-                             ~ ranges ~ "\"}'"} if stale else none,
+      'repair': repair,
       'notes': notes}) }}
 {% endmacro %}

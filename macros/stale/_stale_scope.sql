@@ -10,7 +10,7 @@
 #}
 {% macro _stale_scope(relation, scope, partitions) %}
   {% set family = dbt_backfill._type_family(scope.partition_column.data_type) %}
-  {% set named = dbt_backfill._named_partition_values(partitions) %}
+  {% set named = dbt_backfill._named_partition_values(partitions, scope.partition_column.name, relation) %}
   {% if named is not none %}
     {% do dbt_backfill._check_partition_values(scope, named) %}
     {{ return({'values': dbt_backfill._in_order(named, family), 'how': 'as named'}) }}

@@ -1,5 +1,8 @@
 {# Fingerprints compare as values: every field, the totals as exact text. `expected` comes from the packet (YAML).
-   duplicate_keys is compared when both sides counted it (equal rows imply equal keys anyway). #}
+   duplicate_keys is compared when both sides counted it (equal rows imply equal keys anyway). The totals stay a
+   second witness: each is exact (a float totalled as the decimals its values spell: _additive_value), so equal rows
+   give equal totals whatever order the engine adds them in (issue 53). The one home of the rule; Python's
+   Fingerprint.__eq__ says the same. #}
 {% macro _same_fingerprint(actual, expected) %}
   {% for field in ['row_count', 'null_keys', 'sha256', 'algorithm'] %}
     {% if (actual[field] | string) != (expected.get(field) | string) %}{{ return(false) }}{% endif %}

@@ -28,7 +28,12 @@
     {% for item in fingerprints %}
       {% set entry = dbt_backfill._ledger_entry(history, item.value | string, item.fingerprint) %}
       {% do entry.pop('fingerprint') %}
-      {% do entry.update({'rollback_command': dbt_backfill._rollback_command(history, entry.run_id) if entry.run_id else none}) %}
+      {# a run whose backup there is gone (clean --drop-backups) has no rollback left: none, and the backup's name #}
+      {% set standing = dbt_backfill._standing(history.writes[item.value | string], entry.run_id) if entry.run_id else none %}
+      {% set gone = dbt_backfill._backup_gone(standing) if standing else none %}
+      {% do entry.update({'rollback_command': dbt_backfill._rollback_command(history, entry.run_id)
+                                              if entry.run_id and not gone else none, 'backup_gone': gone,
+                          'cleaned': (history.runs.get(entry.run_id) or {}).get('cleaned') if gone else none}) %}
       {% do item.update({'ledger': entry, 'own_last': dbt_backfill._standing(history.writes[item.value | string], run_id)}) %}
     {% endfor %}
   {% endif %}

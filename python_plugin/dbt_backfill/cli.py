@@ -153,7 +153,7 @@ def apply(
         result, steps, left = cascaded.root, cascaded.steps, cascaded.left_stale
     else:
         result, steps, left = apply_.apply(runner, opened, batch_size, allow_source_drift), (), ()
-    call.emit(formatter.applied_json(result, steps, left), formatter.applied_text(result, steps))
+    call.emit(formatter.applied_json(result, steps, left), formatter.applied_text(result, steps, packet))
     if left:
         if not call.as_json:
             click.echo(formatter.downstream_left_text(left), err=True)
@@ -213,7 +213,7 @@ def clean(packet, run_id, orphans, older_than, yes, drop_backups, by, call: opti
 @main.command()
 @options.history
 @reaches_dbt
-def history(model: str | None, run_id: str | None, since: str | None, limit: int, call: options.Call) -> None:
+def history(model: str | None, run_id: str | None, since: str | None, limit: str, call: options.Call) -> None:
     """The audit trail (planned, approved, replaced, verified, rolled back, refused), oldest first: of MODEL, or of
     every model with meta.backfill, read where apply and rollback write it (beside each model's relation, custom
     schemas included, or the var dbt_backfill_audit_schema)."""

@@ -161,6 +161,8 @@ class ModelNode:
     # code_binding of each model downstream, by unique_id, compiled by the same invocation. A downstream model that
     # did not compile is absent (the cascade then stops there for a person).
     downstream_bindings: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # the name of each model downstream, by unique_id (a versioned model's id ends in its version, not its name)
+    downstream_names: Mapping[str, str] = field(default_factory=dict)
 
 
 class DbtRunner:
@@ -316,7 +318,12 @@ class DbtRunner:
         """The model's SQL with full, non-incremental semantics (`--full-refresh` makes is_incremental() false
         at compile time), and what the manifest says of it. The models downstream of it are compiled by the same
         invocation (their SQL hashes bind a cascade); one of them failing to compile fails nothing here."""
-        compiled, invocation = self._invoke(["compile", "--select", f"{model}+,resource_type:model", "--full-refresh"])
+        self._forget_compiled_code()
+        # models only: dbt's indirect selection would add the data tests of the selected models (a test is no model
+        # to cascade to; its id's last part is a hash)
+        compiled, invocation = self._invoke(
+            ["compile", "--select", f"{model}+,resource_type:model", "--indirect-selection", "empty", "--full-refresh"]
+        )
         results = {r.node.unique_id: r for r in getattr(compiled, "results", None) or []}
         if invocation.returncode != 0 and not any(
             r.node.name == model and r.node.resource_type == "model" and str(r.status) == "success"
@@ -343,9 +350,30 @@ class DbtRunner:
             downstream_bindings={
                 unique_id: code_binding(result.node, result.node.compiled_code)
                 for unique_id, result in results.items()
-                if unique_id != node.unique_id and str(result.status) == "success" and result.node.compiled_code
+                if unique_id != node.unique_id
+                and result.node.resource_type == "model"
+                and str(result.status) == "success"
+                and result.node.compiled_code
+            },
+            downstream_names={
+                unique_id: result.node.name
+                for unique_id, result in results.items()
+                if unique_id != node.unique_id and result.node.resource_type == "model"
             },
         )
+
+    def _forget_compiled_code(self) -> None:
+        """dbt's compiler marks each node it compiled in the manifest, which this command keeps between invocations;
+        compiled again (plan --stale compiles the model twice, a cascade its children after the root's compile), a
+        node so marked is rendered afresh but its ephemeral parents' CTEs are not put back in front of it
+        (dbt/compilation.py: `_recursively_prepend_ctes` returns early once `extra_ctes_injected`). Each compile
+        starts from the parse's state instead."""
+        if self._parsed() is not None:
+            return  # the compile reports the parse's failure itself
+        for node in self._manifest.nodes.values():
+            if getattr(node, "extra_ctes_injected", False) or getattr(node, "compiled", False):
+                node.extra_ctes_injected, node.extra_ctes, node.compiled = False, [], False
+                node._pre_injected_sql = None
 
     def _model_in_manifest(self, model: str) -> Any:
         matches = [n for n in self._manifest.nodes.values() if n.resource_type == "model" and n.name == model]
@@ -390,6 +418,11 @@ class DbtRunner:
             self._manifest.metadata.adapter_type or "",
             RelationRef(node.database, node.schema, node.alias or node.name),
         )
+
+    def from_a_package(self, model: str) -> bool:
+        """Whether `model` comes from an installed package rather than the project itself (parsed, nothing read)."""
+        self.resolve_model(model)
+        return bool(self._model_in_manifest(model).package_name != self._manifest.metadata.project_name)
 
     @staticmethod
     def _refuse_if_locked(invocation: Invocation) -> None:

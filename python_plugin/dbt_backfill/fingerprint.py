@@ -39,7 +39,8 @@ class Fingerprint:
         }
 
     def __eq__(self, other: object) -> bool:
-        """Equal rows: every field; duplicate_keys only where both sides counted it (equal rows imply equal keys)."""
+        """Equal rows, as the package's _same_fingerprint decides: every field, the totals as exact text;
+        duplicate_keys only where both sides counted it (equal rows imply equal keys)."""
         if not isinstance(other, Fingerprint):
             return NotImplemented
         mine, theirs = self.to_dict(), other.to_dict()

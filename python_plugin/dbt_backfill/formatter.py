@@ -142,6 +142,8 @@ def plan_text(result: PlanResult) -> str:
         [
             *_plan_header(packet, result.skipped_in_ranges),
             _plan_table(packet),
+            *_already_equal(packet),
+            *_column_notes(packet),
             *_changed_rows(packet),
             *_review(packet),
             f"Packet written: {path}  (sha256 {packet.sha256()[:12]}…); the written plan: {plan_document_path(path)}",
@@ -203,6 +205,8 @@ def _plan_table(packet: Packet) -> str:
     for p in packet.partitions:
         a, b = p.builds["a"], p.builds["b"]
         changes = f"+{p.changes.added} -{p.changes.removed} ~{p.changes.changed}"
+        if packet.exclude_columns and p.changes.excluded is not None:
+            changes += f" (~{p.changes.excluded} unchecked)"  # excluded columns apply rewrites: _column_notes says so
         rows.append(
             [
                 p.value,
@@ -219,6 +223,23 @@ def _plan_table(packet: Packet) -> str:
     return table([*headers, "target totals", "changes"], rows)
 
 
+def _column_notes(packet: Packet) -> list[str]:
+    """What the plan says of its columns (the package's words): excluded ones written unchecked, run-level ones."""
+    notes = packet.column_notes or {}
+    return [notes[kind]["said"] for kind in ("excluded", "run_level") if notes.get(kind)]
+
+
+def _already_equal(packet: Packet) -> list[str]:
+    """The partitions that already hold exactly their build (fingerprint and commitment): apply skips them."""
+    equal = [
+        p.value
+        for p in packet.partitions
+        if p.fingerprint.sha256 == p.target_before.sha256 and not p.changed_by_the_repair
+    ]
+    said = f"Already equal to its build, apply will skip it (nothing to write there): {', '.join(equal)}"
+    return [said] if equal else []
+
+
 def _changed_rows(packet: Packet) -> list[str]:
     """A sample of the changed rows, then (as the written plan lists them) the keys the repair adds or removes."""
     lines = []
@@ -228,7 +249,8 @@ def _changed_rows(packet: Packet) -> list[str]:
         lines.append("Changed rows (sample):")
         for value, sample in samples:
             changes = ", ".join(
-                f"{shown(c)} {shown(v['old'])} -> {shown(v['new'])}" for c, v in sample["columns"].items()
+                f"{shown(c)}{' (unchecked)' if c in packet.exclude_columns else ''} {shown(v['old'])} -> {shown(v['new'])}"
+                for c, v in sample["columns"].items()
             )
             lines.append(f"  {shown(value)}  {key}={shown(sample['key'])}: {changes}")
     for kind in ("Added", "Removed"):
@@ -319,10 +341,11 @@ def applied_json(result: ApplyResult, steps: Sequence[CascadeStep], left: Sequen
             {"model": s.model, "outcome": s.outcome, "detail": s.detail, "packet": str(s.packet) if s.packet else None}
             for s in steps
         ],
+        "downstream_not_rebuilt": [] if steps else list(result.downstream_not_rebuilt),
     }
 
 
-def applied_text(result: ApplyResult, steps: Sequence[CascadeStep]) -> str:
+def applied_text(result: ApplyResult, steps: Sequence[CascadeStep], packet_path: Path) -> str:
     packet = result.packet
     if result.replaced:
         lines = [
@@ -363,7 +386,17 @@ def applied_text(result: ApplyResult, steps: Sequence[CascadeStep]) -> str:
     for step in steps:
         where = f" (packet {step.packet})" if step.packet else ""
         lines.append(f"Cascade: {step.model} {step.outcome.replace('_', ' ')}: {step.detail}{where}")
+    if not steps and result.downstream_not_rebuilt:
+        lines.append(_downstream_not_rebuilt(result, packet_path))
     return "\n".join(lines)
+
+
+def _downstream_not_rebuilt(result: ApplyResult, packet_path: Path) -> str:
+    """A plain apply changed partitions that downstream tables read: the package's words, and the CLI's way on."""
+    return (
+        f"{result.downstream_said} Next: `dbt-backfill apply {packet_path} --cascade` rebuilds each behind its own "
+        f"gates (the partitions applied here are skipped)."
+    )
 
 
 def downstream_left_text(left: Sequence[CascadeStep]) -> str:
@@ -430,6 +463,7 @@ def cleaned_json(cleaned: Cleaned) -> JSON:
         "status": "cleaned",
         "dropped": list(cleaned.dropped),
         "deleted_directories": list(cleaned.deleted_directories),
+        "made_impossible": list(cleaned.made_impossible),
     }
 
 
@@ -440,6 +474,7 @@ def cleaned_text(cleaned: Cleaned) -> str:
             f"Deleted {len(cleaned.deleted_directories)} directory(ies) the table no longer reads: "
             f"{', '.join(cleaned.deleted_directories)}"
         )
+    lines.extend(f"Note: {said}." for said in cleaned.made_impossible)
     return "\n".join(lines)
 
 
@@ -493,7 +528,7 @@ def history_text(result: Mapping[str, Any], model: str | None, run_id: str | Non
         rows = [
             [e["recorded_at"][:19], e["run_id"] or "", e["model"] or "", e["event"]]
             + [shown(e["partition_value"] or ""), e["approved_by"] or "", e.get("who") or ""]
-            + [(e.get("said") or e["outcome"] or "")[:60]]
+            + [e.get("shown") or ""]  # the outcome within 60 characters, never cut inside a value (_shortened)
             + ([shown(e.get("recorded_by") or "")] if attributed else [])
             for e in events
         ]
@@ -507,6 +542,7 @@ def ledger_json(ledger: Ledger) -> JSON:
         "model": ledger.model,
         "target": ledger.target,
         "partitions": [entry.to_dict() for entry in ledger.partitions],
+        "no_audit_table": ledger.no_audit_table,
     }
 
 
@@ -523,8 +559,16 @@ def ledger_text(ledger: Ledger) -> str:
         ]
         for e in ledger.partitions
     ]
-    return f"Partitions of {ledger.model} ({ledger.target}), read now, with their last recorded writer:\n" + table(
-        headers, rows
+    missing = (
+        f"\nNo audit table ({ledger.no_audit_table}): nothing is recorded for {ledger.model} (nothing was planned, or "
+        "the table was dropped)."
+        if ledger.no_audit_table
+        else ""
+    )
+    return (
+        f"Partitions of {ledger.model} ({ledger.target}), read now, with their last recorded writer:\n"
+        + table(headers, rows)
+        + missing
     )
 
 
@@ -558,5 +602,7 @@ def stale_text(scan: StaleScan) -> str:
         lines.append("Nothing is stale.")
     lines.extend(f"Note: {note}." for note in scan.notes)
     if scan.repair:
+        if scan.repair.get("first"):
+            lines.append(f"First: {scan.repair['first']}.")
         lines.append(f"Next: {scan.repair['cli']}")
     return "\n".join(lines)

@@ -267,10 +267,11 @@ history = stacked(
     ),
     click.option(
         "--limit",
-        type=click.IntRange(min=1),
-        default=1000,
+        metavar="N",
+        default="1000",
         show_default=True,
-        help="At most this many events: the newest, shown oldest first.",
+        # checked where pure dbt's `limit` is (backfill_history's _positive_integer): one rule, one refusal, exit 1
+        help="At most this many events (1 to 999999999): the newest, shown oldest first.",
     ),
 )
 
@@ -306,7 +307,8 @@ stale = stacked(
 
 def check_plan(partitions: str | None, partitions_file: Path | None, from_stale: bool, since: str | None) -> None:
     """What plan's partition options allow together."""
-    if (partitions is not None) + (partitions_file is not None) + from_stale != 1 or (since and not from_stale):
+    named = (partitions is not None) + (partitions_file is not None) + from_stale
+    if named != 1 or (since is not None and not from_stale):
         raise click.UsageError(
             "give the partitions with exactly one of --partitions, --partitions-file and --stale (--since goes with --stale)."
         )

@@ -68,6 +68,12 @@ class Changes:
     # {target, stage, differing}: written by plans before the change summary compared rows exactly (DECISIONS row
     # 84); kept as read, so such a packet's SHA-256, and its approval, still hold
     buckets: Mapping[str, int] = field(default_factory=dict)
+    # written by plans since issue 53 (absent from older packets, whose SHA-256 stays as written): the kept keys whose
+    # excluded columns differ (apply rewrites them unchecked), each differing column's count of changed keys, and
+    # the keys on both sides
+    excluded: int | None = None
+    columns: Mapping[str, int] | None = None
+    compared: int | None = None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Changes:
@@ -79,6 +85,9 @@ class Changes:
             added_keys=tuple(data.get("added_keys") or ()),
             removed_keys=tuple(data.get("removed_keys") or ()),
             buckets=dict(data.get("buckets") or {}),
+            excluded=None if data.get("excluded") is None else int(data["excluded"]),
+            columns=None if data.get("columns") is None else {str(k): int(v) for k, v in data["columns"].items()},
+            compared=None if data.get("compared") is None else int(data["compared"]),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -90,6 +99,10 @@ class Changes:
             "added_keys": list(self.added_keys),
             "removed_keys": list(self.removed_keys),
         }
+        for name in ("excluded", "columns", "compared"):
+            value = getattr(self, name)
+            if value is not None:
+                written[name] = dict(value) if isinstance(value, Mapping) else value
         return {**written, "buckets": dict(self.buckets)} if self.buckets else written
 
 
@@ -187,6 +200,9 @@ class Packet:
     batch_size: int = 5
     cascade_of: Mapping[str, str] | None = None  # {run_id, packet_sha256} of the root packet this one cascades from
     expires_at: str | None = None  # ISO 8601, UTC: apply refuses the packet after it (meta.backfill.approval_ttl)
+    # {excluded: {columns, rows, partitions, said} | None, run_level: {columns, partitions, said} | None}: what the
+    # plan says of its columns (macros/review/_column_notes.sql); absent from packets written before issue 53
+    column_notes: Mapping[str, Any] | None = None
     approval: Approval | None = None
     version: int = PACKET_VERSION
 
@@ -219,6 +235,7 @@ class Packet:
             "batch_size": self.batch_size,
             "cascade_of": dict(self.cascade_of) if self.cascade_of else None,
             "expires_at": self.expires_at,
+            **({"column_notes": dict(self.column_notes)} if self.column_notes is not None else {}),
             "approval": self.approval.to_dict() if self.approval else None,
         }
 
@@ -253,6 +270,7 @@ class Packet:
             "batch_size",
             "cascade_of",
             "expires_at",
+            "column_notes",
             "approval",
         }
         unknown = sorted(set(data) - known)
@@ -294,6 +312,7 @@ class Packet:
             batch_size=int(data.get("batch_size") or 5),
             cascade_of=data.get("cascade_of"),
             expires_at=str(data["expires_at"]) if data.get("expires_at") else None,
+            column_notes=data.get("column_notes"),
             approval=Approval(**{k: str(v) for k, v in approval.items()}) if approval else None,
         )
 

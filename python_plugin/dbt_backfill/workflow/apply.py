@@ -32,6 +32,12 @@ class ApplyResult:
     # {value: who}: skipped partitions whose rows another run wrote (the same rows this packet approved)
     skipped_notes: Mapping[str, str] = field(default_factory=dict)
 
+    # the tables downstream that read a partition this apply changed, and those partitions, as the package said
+    # (_downstream_not_rebuilt): an apply without --cascade leaves them as they were
+    downstream_not_rebuilt: tuple[str, ...] = ()
+    changed: tuple[str, ...] = ()
+    downstream_said: str | None = None  # the package's sentence naming them
+
 
 def apply(
     runner: DbtRunner, opened: PacketFile, batch_size: int | None = None, allow_source_drift: str | None = None
@@ -78,12 +84,16 @@ def _apply(
         for r in invocation.all("partition_replaced")
     )
     skipped = tuple(str(r["value"]) for r in invocation.all("partition_skipped"))
+    left = invocation.first("applied").get("downstream_not_rebuilt") or {}
     return ApplyResult(
         packet=packet,
         replaced=replaced,
         skipped=skipped,
         checkpoints=tuple(invocation.all("checkpoint")),
         skipped_notes={str(r["value"]): r["note"] for r in invocation.all("partition_skipped") if r.get("note")},
+        downstream_not_rebuilt=tuple(left.get("models") or ()),
+        changed=tuple(str(v) for v in left.get("changed") or ()),
+        downstream_said=left.get("said"),
     )
 
 
@@ -103,5 +113,6 @@ def _replace(
             "packet_sha256": packet.sha256(),
             "source": dict(packet.source),
             "allow_source_drift": (allow_source_drift or "").strip() or None,
+            "downstream": [dict(d) for d in packet.downstream],
         },
     )

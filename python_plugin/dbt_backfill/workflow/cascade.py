@@ -23,6 +23,7 @@ reports success while a partition of a downstream model differs from its build, 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +35,7 @@ from dbt_backfill.packet import Approval, Packet, PacketFile
 from dbt_backfill.workflow.apply import ApplyResult, apply
 from dbt_backfill.workflow.audit_trail import record_refusal
 from dbt_backfill.workflow.plan import NothingToChange, PlanRequest, PlanResult, plan
-from dbt_backfill.workflow.state import StoppedShort
+from dbt_backfill.workflow.state import StoppedShort, state_after
 
 # what a downstream model runs, as the root's plan bound it (dbt_runner.code_binding)
 BINDING = ("compiled_sql_sha256", "model_file_sha256", "meta_backfill_sha256")
@@ -90,16 +91,52 @@ def apply_cascade(
     changed: dict[str, list[str] | None] = {packet.model: changed_partitions(packet)}
     steps: list[CascadeStep] = []
     cascade = _Cascade(runner, opened, batch_size, now, steps)
-    for downstream in packet.downstream:
-        steps.append(_step(cascade, downstream, changed))
-    # a model that became a child of the root after its plan (a new file, a new ref): not covered by the approval,
-    # never rebuilt, but never left unchecked either
-    listed = {entry.get("unique_id") for entry in packet.downstream}
-    for unique_id in sorted(set(runner.compile_model(packet.model).downstream_bindings) - listed):
-        steps.append(
-            _probed(runner, unique_id.split(".")[-1], "it became downstream of the root after the root's plan", changed)
-        )
+    try:
+        for downstream in packet.downstream:
+            steps.append(_step(cascade, downstream, changed))
+        # a model that became a child of the root after its plan (a new file, a new ref): not covered by the
+        # approval, never rebuilt, but never left unchecked either
+        listed = {entry.get("unique_id") for entry in packet.downstream}
+        compiled = runner.compile_model(packet.model)
+        for unique_id in sorted(set(compiled.downstream_names) - listed):
+            why = "it became downstream of the root after the root's plan"
+            steps.append(_probed(runner, compiled.downstream_names[unique_id], why, changed))
+    except (BackfillError, BackfillRefused) as failure:
+        # the root is written: whatever stopped the cascade is said with what each model holds now, read afresh
+        raise _stopped_after_the_root(cascade, root, failure) from None
     return CascadeResult(root=root, steps=tuple(steps))
+
+
+# what a step's own failure may say of its own step; after the root's write it is not true of the command
+_NOTHING_CHANGED = re.compile(r"\s*(nothing was changed|nothing was changed by this step)[^.\n]*\.", re.IGNORECASE)
+
+
+def _stopped_after_the_root(
+    cascade: _Cascade, root: ApplyResult, failure: BackfillError | BackfillRefused
+) -> StoppedShort:
+    """A failure after the root's partitions were written: its words without any "nothing was changed" (true of
+    the step, false of the command), what the cascade wrote before it stopped, and the root's partitions read
+    afresh (StoppedShort: the CLI prints that state after the line)."""
+    said = _NOTHING_CHANGED.sub("", str(failure)).strip()
+    if not said.startswith("cascade stopped at"):
+        said = f"the cascade stopped after the root was applied: {said}"
+    written = [f"{root.packet.model}: {len(root.replaced)} partition(s) replaced" + _values(root.replaced)]
+    written += [
+        f"{s.model}: {len(s.applied.replaced)} partition(s) replaced" + _values(s.applied.replaced)
+        for s in cascade.steps
+        if s.applied is not None
+    ]
+    said = f"{said}\nWritten before it stopped: {'; '.join(written)}. What the root's partitions hold now, read afresh:"
+    raised: BackfillError | BackfillRefused = (
+        BackfillRefused(failure.reason, said, failure.details)
+        if isinstance(failure, BackfillRefused)
+        else BackfillError(said)
+    )
+    return StoppedShort(raised, state_after(cascade.runner, root.packet, cascade.root.path))
+
+
+def _values(replaced: tuple[Any, ...]) -> str:
+    return f" ({', '.join(r.value for r in replaced)})" if replaced else ""
 
 
 @dataclass(frozen=True)

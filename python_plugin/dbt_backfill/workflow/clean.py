@@ -25,6 +25,7 @@ class Cleaned:
 
     dropped: tuple[str, ...]
     deleted_directories: tuple[str, ...]
+    made_impossible: tuple[str, ...] = ()  # the earlier runs' rollbacks it made impossible, in words
 
 
 def clean(runner: DbtRunner, opened: PacketFile, drop_backups: bool = False, by: str | None = None) -> Cleaned:
@@ -44,7 +45,11 @@ def clean(runner: DbtRunner, opened: PacketFile, drop_backups: bool = False, by:
     except BackfillError as failure:
         raise with_what_is_left(runner, packet.run_id, failure) from None
     cleaned = invocation.first("cleaned")
-    return Cleaned(tuple(cleaned["dropped"]), tuple(cleaned.get("deleted_directories") or ()))
+    return Cleaned(
+        tuple(cleaned["dropped"]),
+        tuple(cleaned.get("deleted_directories") or ()),
+        tuple(cleaned.get("made_impossible") or ()),
+    )
 
 
 def parse_older_than(text: str) -> float:

@@ -8,10 +8,11 @@ from dbt_backfill.dbt_runner import DbtRunner
 
 
 def history(
-    runner: DbtRunner, model: str | None, run_id: str | None = None, since: str | None = None, limit: int = 1000
+    runner: DbtRunner, model: str | None, run_id: str | None = None, since: str | None = None, limit: int | str = 1000
 ) -> dict[str, Any]:
     """The audit trail as backfill_history reads it: {audits, looked_in, events}. The audit tables are found as
-    every writer finds them (beside each model's relation, or the var dbt_backfill_audit_schema)."""
+    every writer finds them (beside each model's relation, or the var dbt_backfill_audit_schema). `limit` as typed:
+    backfill_history checks it, for both paths."""
     invocation = runner.run_operation(
         "backfill_history", {"model": model, "run_id": run_id, "since": since, "limit": limit}
     )

@@ -51,6 +51,7 @@ class Ledger:
     model: str
     target: str
     partitions: tuple[LedgerEntry, ...]
+    no_audit_table: str | None = None  # the audit table looked for, where there is none: nothing is recorded
 
 
 def read_ledger(runner: DbtRunner, model: str, partitions: str | None = None) -> Ledger:
@@ -61,4 +62,5 @@ def read_ledger(runner: DbtRunner, model: str, partitions: str | None = None) ->
         model=result["model"],
         target=result["target"],
         partitions=tuple(LedgerEntry.from_dict(entry) for entry in result["partitions"]),
+        no_audit_table=result.get("no_audit_table"),
     )

@@ -286,12 +286,20 @@ def _stages_after_failure(runner: DbtRunner, run_id: str, keep: bool) -> str:
         )
     if keep:
         names = [f.relation for f in found if f.kind in ("build a", "build b")]
-        return (
-            f"Its stages are kept so the two builds can be compared: {', '.join(names) or 'none'}; drop them with "
-            f"{command}."
-        )
+        return f"{kept_stages_said(names)}; drop them with {command}."
     dropped = [f.relation for f in found if f.action == "dropped"]
     return f"Its stages were dropped ({len(dropped)} relation(s))." if dropped else "It built no stages."
+
+
+def kept_stages_said(names: list[str]) -> str:
+    """The stages a refused plan keeps, in words that stay short however many partitions it named: both names of
+    one partition, else its first pair, the count and how the rest are named (as _refuse_planned says them)."""
+    if len(names) <= 2:
+        return f"Its stages are kept so the two builds can be compared: {', '.join(names) or 'none'}"
+    return (
+        f"Its {len(names)} stages are kept so the two builds can be compared: {names[0]}, {names[1]} and "
+        f"{len(names) - 2} more named alike (__p<n>_a and __p<n>_b for the plan's partition n, from 0)"
+    )
 
 
 def _record_plan_failed(runner: DbtRunner, node: ModelNode, run_id: str, failure: Exception) -> None:
@@ -465,6 +473,7 @@ def _packet(
         batch_size=request.batch_size,
         cascade_of=dict(request.cascade_of) if request.cascade_of else None,
         expires_at=result["expires_at"],
+        column_notes=result.get("column_notes"),
     )
 
 

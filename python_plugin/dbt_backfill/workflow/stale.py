@@ -73,9 +73,12 @@ def find_stale(runner: DbtRunner, model: str, partitions: str | None = None, sin
     """`partitions`: values and inclusive ranges, as plan takes them (None: every partition from the target's first
     to its last). `since`: for this scan, partitions no later scan or recorded write vouches for are taken as right
     at that instant. Reads only, but records one `stale_scan` row in the audit trail."""
-    result = runner.run_operation(
-        "find_stale", {"model": model, "partitions": partitions, "since": since, "fail_when_stale": False}
-    ).first("stale")
+    args: dict[str, Any] = {"model": model, "partitions": partitions, "since": since, "fail_when_stale": False}
+    if runner.from_a_package(model):
+        # a run-operation renders the model with the root project's vars only: a package's model may read vars its
+        # own dbt_project.yml declares, which dbt's compile resolves (the same SQL where both can render it)
+        args["model_sql"] = runner.compile_model(model).compiled_sql
+    result = runner.run_operation("find_stale", args).first("stale")
     return StaleScan(
         model=result["model"],
         target=result["target"],

@@ -274,9 +274,18 @@ def _written_by_another_run(p: PartitionState) -> str:
     )
     approver = ledger.get("approved_by") or "an unrecorded approver"
     how = "wrote" if ledger.get("event") == "replaced" else "took as its own (it already held its approved rows)"
+    cleaned = ledger.get("cleaned") or {}
+    undo = (
+        f"`{ledger.get('rollback_command')}` undoes that run"
+        if ledger.get("rollback_command")
+        else f"that run cannot be rolled back there: its backup {ledger.get('backup_gone')} is gone"
+        + (f" (clean dropped it at {cleaned.get('at')})" if cleaned else "")
+        if ledger.get("backup_gone")
+        else "that run cannot be rolled back there"
+    )
     return (
         f"{p.value} holds what run {ledger.get('run_id')} (approved by {approver}) {how} at {ledger.get('at')} "
-        f"({ours}); `{ledger.get('rollback_command')}` undoes that run"
+        f"({ours}); {undo}"
     )
 
 

@@ -1,0 +1,139 @@
+"""What a real package brought to `apply` and `apply --cascade` (issue 53): data tests on the models (as nearly every
+real model has) are no models to cascade to; a failure after the root's write never says that nothing was changed,
+and says what was written, with the root's partitions read afresh; a plain apply names the downstream tables it did
+not rebuild and the command that rebuilds them, and that command succeeds."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+import yaml
+from backends import ENGINE_INDEPENDENT
+from dbt_backfill.demo import BACKFILL_DAYS
+
+DAYS = list(BACKFILL_DAYS)
+DAILY = "select trip_date, trips, fares from analytics.daily_fares order by trip_date"
+TRIPS = "select * from analytics.fct_trips order by trip_id"
+# the data tests a real model carries, on the root and on its downstream model: dbt's indirect selection puts them
+# beside the models a `--select fct_trips+` names
+DATA_TESTS = {"fct_trips": "trip_id", "daily_fares": "trip_date"}
+
+
+def with_data_tests(project) -> None:
+    for schema_file in (project.dir / "../models_example/models/schema.yml", project.dir / "models/schema.yml"):
+        document = yaml.safe_load(schema_file.read_text())
+        for model in document["models"]:
+            if model["name"] in DATA_TESTS:
+                column = {"name": DATA_TESTS[model["name"]], "data_tests": ["unique", "not_null"]}
+                model.setdefault("columns", []).append(column)
+        schema_file.write_text(yaml.safe_dump(document, sort_keys=False))
+
+
+def planned_and_approved(project):
+    path = project.dir / "backfills" / "run.yml"
+    planned = project.plan("fct_trips", DAYS, "--out", str(path))
+    assert planned.returncode == 0, planned.output
+    assert project.approve(path).returncode == 0
+    return path
+
+
+def fares_by_day(project) -> dict[str, Decimal]:
+    return {str(d): f for d, f in project.query("select trip_date, sum(fare) from analytics.fct_trips group by 1")}
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_a_cascade_over_models_with_data_tests_rebuilds_the_models_and_names_no_test(trips):
+    with_data_tests(trips)
+    path = planned_and_approved(trips)
+    result = trips.backfill("apply", str(path), "--cascade")
+    assert result.returncode == 0, result.output
+    assert "Cascade: daily_fares applied: 2 partition(s) replaced" in result.stdout
+    assert "no model named" not in result.output and "Nothing was changed" not in result.output
+    assert [line for line in result.stdout.splitlines() if line.startswith("Cascade:")] == [
+        line for line in result.stdout.splitlines() if line.startswith("Cascade: daily_fares")
+    ]
+    truth = fares_by_day(trips)
+    for day, _, fares in trips.query(DAILY):
+        assert fares == truth[str(day)]
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_a_cascade_that_fails_after_the_root_is_written_says_what_was_replaced_never_that_nothing_changed(trips):
+    path = planned_and_approved(trips)
+    daily_before = trips.query(DAILY)
+    # after the approval, the downstream model reads a column that is not there: it still compiles, and its
+    # cascade step fails in the database, after the root's partitions are replaced
+    model = trips.dir / "models" / "daily_fares.sql"
+    model.write_text(model.read_text().replace('fares_total("fare")', 'fares_total("fare_in_cents")', 1))
+    result = trips.backfill("apply", str(path), "--cascade")
+    assert result.returncode == 1, result.output
+    assert "nothing was changed" not in result.output.lower()
+    assert "cascade stopped at daily_fares" in result.stderr
+    assert "Written before it stopped: fct_trips: 2 partition(s) replaced (2026-03-01, 2026-03-02)" in result.stderr
+    # the root's partitions read afresh: each holds the approved rows
+    assert "What the root's partitions hold now, read afresh:" in result.stderr
+    assert "2026-03-01" in result.stderr.split("read afresh:")[1]
+    truth_after = fares_by_day(trips)
+    assert sum(truth_after[d] for d in DAYS) == Decimal("349.00")  # the seed's corrected fares are published
+    assert trips.query(DAILY) == daily_before  # the downstream model is as it was
+    audit = trips.query(
+        "select event from analytics_backfill.dbt_backfill_audit where model = 'fct_trips' order by recorded_at"
+    )
+    assert ("applied",) in audit or any("applied" in e for (e,) in audit), audit
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_a_plain_apply_names_the_downstream_tables_it_did_not_rebuild_and_the_command_that_does(trips):
+    path = planned_and_approved(trips)
+    daily_before = trips.query(DAILY)
+    applied = trips.backfill("apply", str(path))
+    assert applied.returncode == 0, applied.output
+    said = (
+        "Not rebuilt: daily_fares (downstream; reading the partition(s) this apply changed: 2026-03-01, 2026-03-02): "
+        "this apply did not rebuild it, so it may now differ from its build."
+    )
+    assert said in applied.stdout
+    next_command = f"Next: `dbt-backfill apply {path} --cascade`"
+    assert next_command in applied.stdout
+    assert trips.query(DAILY) == daily_before
+    json_applied = trips.backfill("status", str(path), "--json")
+    assert json_applied.returncode == 0, json_applied.output
+
+    # the command it names, run as printed: the root's partitions are skipped, the downstream model rebuilt
+    cascaded = trips.backfill("apply", str(path), "--cascade")
+    assert cascaded.returncode == 0, cascaded.output
+    assert "skipped" in cascaded.stdout
+    assert "Cascade: daily_fares applied: 2 partition(s) replaced" in cascaded.stdout
+    assert "Not rebuilt" not in cascaded.stdout
+    truth = fares_by_day(trips)
+    for day, _, fares in trips.query(DAILY):
+        assert fares == truth[str(day)]
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_a_pure_dbt_apply_names_the_downstream_tables_it_did_not_rebuild(trips):
+    daily_before = trips.query(DAILY)
+    plan = trips.dbt(
+        "run-operation",
+        "dbt_backfill.plan_backfill",
+        "--args",
+        f"{{model: fct_trips, partitions: [{', '.join(DAYS)}]}}",
+    )
+    assert plan.returncode == 0, plan.output
+    run_id, sha256 = plan.result("plan_backfill")["run_id"], plan.result("plan_backfill")["packet_sha256"]
+    applied = trips.dbt(
+        "run-operation",
+        "dbt_backfill.apply_backfill",
+        "--args",
+        f"{{run_id: {run_id}, approved_sha256: {sha256}, approved_by: Dana Owner}}",
+    )
+    assert applied.returncode == 0, applied.output
+    left = applied.result("applied")["downstream_not_rebuilt"]
+    assert (left["models"], left["changed"]) == (["daily_fares"], ["2026-03-01", "2026-03-02"])
+    assert (
+        "Not rebuilt: daily_fares (downstream; reading the partition(s) this apply changed: 2026-03-01, 2026-03-02)"
+        in applied.output
+    )
+    assert trips.query(DAILY) == daily_before
+    assert sum(fares_by_day(trips)[d] for d in DAYS) == Decimal("349.00")

@@ -1,0 +1,235 @@
+"""A stale scan vouches only for what it saw, and only its trusted writers' vouches count (issue 54): a scan that
+reads while a rollback's partition transaction is open vouches for rows the rollback then replaces, and the next
+scans compare that partition all the same; a `stale_scan` row the applier inserts vouches for nothing; a partition
+a scan found stale stays stale across a change of code and a --since; a partition whose rows changed since its
+last vouch (every key twice: what `partitions` calls changed since its last recorded writer) is compared; after
+`clean --drop-backups` of a later run, every "Next:" names the plan, never that run's rollback. Stale days are
+checked against the brute-force build of the model (test_stale.differing_days)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import yaml
+from backends import ENGINE_INDEPENDENT, POSTGRES_ONLY
+from conftest import trips_on
+from test_resilience import WAIT_LIMIT_S, FaultLock, held_at
+from test_stale import MODEL, TRACKED, differing_days, stale
+from test_tampering import as_role
+
+trips = trips_on([*POSTGRES_ONLY, *ENGINE_INDEPENDENT])
+
+SEED_STALE = ["2026-03-01", "2026-03-02"]
+VARIANT = f"analytics.{MODEL}"
+AUDIT = "analytics_backfill.dbt_backfill_audit"
+SCANNED = r"the stale scan of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC"
+
+
+def with_audit_table(project):
+    """The audit table made by the target's owner, as docs/security.md's recipe does first (a read-only command
+    never makes it, so a scan without it records nothing)."""
+    made = project.dbt("run-operation", "dbt_backfill.create_audit_table", "--args", json.dumps({"model": MODEL}))
+    assert made.returncode == 0, made.output
+
+
+def approved(project):
+    """The seed's two stale days planned with TRACKED and approved: the packet's path."""
+    out = project.dir / "backfills" / "repair.yml"
+    planned = project.backfill(
+        "plan", MODEL, "--partitions", "2026-03-01..2026-03-02", "--out", str(out), "--vars", TRACKED
+    )
+    assert planned.returncode == 0, planned.output
+    assert project.approve(out).returncode == 0
+    return out
+
+
+def repaired(project):
+    """The seed's two stale days planned, approved and applied with TRACKED: the packet's path."""
+    out = approved(project)
+    applied = project.backfill("apply", str(out), "--vars", TRACKED)
+    assert applied.returncode == 0, applied.output
+    assert differing_days(project) == []
+    return out
+
+
+def scanned_while_held(project, command, packet, point):
+    """`command` of `packet` held at `point` inside its first partition's transaction while a scan runs, then let
+    go to finish: the scan's (result, document)."""
+    lock = FaultLock(project)
+    try:
+        process = held_at(project, [command, str(packet), "--vars", TRACKED], point)
+        scan = stale(project, "--vars", TRACKED)
+    finally:
+        lock.release()
+    assert process.wait(timeout=WAIT_LIMIT_S) == 0, process.stderr.read()
+    return scan
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_scans_overlapping_an_apply_and_a_rollback_never_leave_a_stale_partition_vouched_for(trips):
+    """A scan while the apply's first partition is held inside its transaction, then one while the rollback's is
+    (its audit row written, dated by the transaction's start): the second reads the approved rows and vouches for
+    them, then the rollback commits the rows from before. That vouch is dated after the rollback's audit row, yet
+    the next scans compare the partition and find it stale."""
+    out = approved(trips)
+    during, found = scanned_while_held(trips, "apply", out, "before_commit")
+    assert during.returncode == 4, during.output  # the apply not committed: the rows from before, stale
+    assert [s["value"] for s in found["stale"]] == SEED_STALE and found["compared"] == 5  # the first scan
+    assert differing_days(trips) == []
+
+    during, found = scanned_while_held(trips, "rollback", out, "rollback_before_commit")
+    assert during.returncode == 0, during.output  # the rollback not committed: the approved rows, equal
+    assert found["stale"] == [] and found["compared"] == 2  # the two days found stale, written since
+    assert differing_days(trips) == SEED_STALE  # the rollback put the rows from before back
+    held = trips.rows(VARIANT)
+
+    for _ in range(2):  # the next scan and the one after it: a finding holds until a write or a compare ends it
+        after, found = stale(trips, "--vars", TRACKED)
+        assert after.returncode == 4, after.output
+        assert [s["value"] for s in found["stale"]] == differing_days(trips) == SEED_STALE
+        assert found["repair"]["cli"] == f"dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-02"
+        assert trips.rows(VARIANT) == held
+    text = trips.backfill("stale", MODEL, "--vars", TRACKED)
+    assert text.returncode == 4
+    assert f"Next: dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-02" in text.stdout, text.stdout
+    assert "Nothing is stale" not in text.stdout
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_a_stale_scan_row_the_applier_inserts_vouches_for_nothing(trips):
+    """docs/security.md's applier may insert audit rows: one `stale_scan` row of its own, copying the last scan's
+    binding and vouching for every day with the rows each holds, must not turn the owner's scan to "Nothing is
+    stale"."""
+    with_audit_table(trips)
+    first, found = stale(trips, "--vars", TRACKED)
+    assert first.returncode == 4 and [s["value"] for s in found["stale"]] == SEED_STALE, first.output
+    applier = as_role(
+        trips,
+        "applier",
+        [
+            "grant usage on schema analytics, raw, analytics_backfill to {role}",
+            f"grant select, insert, delete on {VARIANT} to {{role}}",
+            "grant select on raw.trip_events to {role}",
+            f"grant select, insert on {AUDIT} to {{role}}",
+        ],
+    )
+    [(target, detail)] = trips.query(f"select target, detail from {AUDIT} where event = 'stale_scan'")
+    forged = json.loads(detail)
+    held = dict(forged.get("held") or {})
+    for s in found["stale"]:  # the rows each stale day holds: what a scan that compared them would have recorded
+        held[s["value"]] = f"{s['target']['row_count']}:{s['target']['sha256'][:16]}"
+    forged.update({"stale": [], "vouched": [[forged["read_at"], ["2026-02-28..2026-03-04"]]], "held": held})
+    trips.query(
+        f"set role {applier}; insert into {AUDIT} (recorded_at, run_id, model, target, event, outcome, detail) "
+        f"values (current_timestamp, 'forged_s', '{MODEL}', '{target}', 'stale_scan', 'none stale', "
+        f"'{json.dumps(forged)}'); reset role"
+    )
+    assert trips.query(f"select recorded_by from {AUDIT} where run_id = 'forged_s'") == [(applier,)]
+    before = trips.rows(VARIANT)
+
+    again, found = stale(trips, "--vars", TRACKED)
+    assert again.returncode == 4, again.output
+    assert [s["value"] for s in found["stale"]] == differing_days(trips) == SEED_STALE
+    why = {s["value"]: " ".join(s["why"]) for s in found["stale"]}
+    assert re.fullmatch(SCANNED + " found it stale; nothing vouched for it since", why["2026-03-01"]), why
+    planned = trips.backfill(
+        "plan", MODEL, "--stale", "--out", str(trips.dir / "backfills" / "s.yml"), "--vars", TRACKED
+    )
+    assert planned.returncode == 0, planned.output
+    assert "Partitions: 2 value(s), 2026-03-01 … 2026-03-02." in planned.stdout, planned.output
+    assert trips.rows(VARIANT) == before
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_a_stale_finding_survives_a_change_of_code_and_a_since(trips):
+    """A scan finds the seed's two days stale; one comment line added to the model (a new binding), then scans with
+    --since and of other partitions: the two days are compared each time, never vouched for."""
+    with_audit_table(trips)
+    first, found = stale(trips, "--vars", TRACKED)
+    assert first.returncode == 4 and [s["value"] for s in found["stale"]] == SEED_STALE, first.output
+    model = trips.dir / "models" / f"{MODEL}.sql"
+    model.write_text(model.read_text() + "\n-- reviewed: nothing changes\n")
+    before = trips.rows(VARIANT)
+
+    since, found = stale(trips, "--vars", TRACKED, "--since", "2026-04-01")
+    assert since.returncode == 4, since.output
+    assert [s["value"] for s in found["stale"]] == differing_days(trips) == SEED_STALE
+    assert found["compared"] == 2  # --since vouches for the three days no scan found stale
+    why = {s["value"]: " ".join(s["why"]) for s in found["stale"]}
+    assert re.fullmatch(SCANNED + " found it stale; nothing vouched for it since", why["2026-03-02"]), why
+
+    other, found = stale(trips, "--vars", TRACKED, "--partitions", "2026-02-28")
+    assert other.returncode == 0 and found["stale"] == [], other.output
+    model.write_text(model.read_text() + "-- and again\n")
+    text = trips.backfill("stale", MODEL, "--vars", TRACKED, "--since", "2026-04-01")
+    assert text.returncode == 4, text.output
+    assert f"Next: dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-02" in text.stdout, text.stdout
+    assert trips.rows(VARIANT) == before
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_one_answer_after_clean_drops_a_later_runs_backups_and_a_day_is_written_twice(trips):
+    """Run A repairs 2026-03-01..03-02, run B (other code) rewrites 03-02 after it, then `clean b.yml
+    --drop-backups`: clean says A's rollback of 03-02 is made impossible; `rollback a.yml` and `status a.yml` never
+    say to roll back run B (that exits 3 now) but name the plan, which runs. Then a scan vouches for 03-01 and every
+    row of it is written twice (no recorded write): `partitions` says it changed since its last recorded writer, and
+    `stale` compares it and finds it stale."""
+    a = repaired(trips)
+    other = TRACKED[:-1] + ', status_expr: "upper(status)"}'
+    b = trips.dir / "backfills" / "b.yml"
+    planned = trips.backfill("plan", MODEL, "--partitions", "2026-03-02", "--out", str(b), "--vars", other)
+    assert planned.returncode == 0, planned.output
+    assert trips.approve(b).returncode == 0
+    applied = trips.backfill("apply", str(b), "--vars", other)
+    assert applied.returncode == 0, applied.output
+    run_b = yaml.safe_load(b.read_text())["run_id"]
+
+    run_a = yaml.safe_load(a.read_text())["run_id"]
+    plan_again = f"dbt-backfill plan {MODEL} --partitions 2026-03-01,2026-03-02"
+
+    cleaned = trips.backfill("clean", str(b), "--drop-backups")
+    assert cleaned.returncode == 0, cleaned.output
+    assert (
+        f"Note: run {run_a} can no longer be rolled back on 2026-03-02: run {run_b} wrote over it there and its "
+        f"backups are dropped now, so `dbt-backfill rollback {a}` is refused (it would undo run {run_b}, which nothing "
+        f"can undo now); to change it, plan again: `dbt-backfill plan {MODEL} --partitions 2026-03-02`."
+    ) in cleaned.stdout, cleaned.stdout
+    held = trips.rows(VARIANT)
+
+    rollback = trips.backfill("rollback", str(a))
+    status = trips.backfill("status", str(a))
+    assert (rollback.returncode, status.returncode) == (3, 0), rollback.output + status.output
+    assert f"Run {run_b} cannot be rolled back there either: its backup " in rollback.stderr, rollback.output
+    for said in (rollback.output, status.output):
+        assert f"rollback {b}" not in said, said
+        assert re.search(
+            r"that run cannot be rolled back there: its backup \S+ is gone \(clean dropped it at ", said
+        ), said
+        assert f"plan again: `{plan_again}`" in said, said
+    assert trips.rows(VARIANT) == held
+    out = trips.dir / "backfills" / "again.yml"
+    again = trips.backfill("plan", *plan_again.split()[2:], "--out", str(out))
+    assert again.returncode == 0, again.output
+
+    scanned, found = stale(trips, "--vars", TRACKED)
+    assert scanned.returncode == 4 and [s["value"] for s in found["stale"]] == ["2026-03-02"], scanned.output  # B's
+    trips.query(f"insert into {VARIANT} select * from {VARIANT} where trip_date = '2026-03-01'")
+    held = trips.rows(VARIANT)
+    ledger = trips.backfill("partitions", MODEL, "--partitions", "2026-03-01")
+    assert ledger.returncode == 0, ledger.output
+    assert f"changed since run {run_a}" in ledger.stdout, ledger.stdout
+
+    result, found = stale(trips, "--vars", TRACKED)
+    assert result.returncode == 4, result.output
+    assert [s["value"] for s in found["stale"]] == ["2026-03-01", "2026-03-02"]  # 03-01: each trip twice
+    day = found["stale"][0]
+    assert (day["target"]["row_count"], day["model"]["row_count"]) == (10, 5)
+    assert re.fullmatch(
+        r"it holds 10 row\(s\), sha256 [0-9a-f]{12}…, not what " + SCANNED + r" vouched for \(5 row\(s\), sha256 "
+        r"[0-9a-f]{12}…\)",
+        " ".join(day["why"]),
+    ), day["why"]
+    assert any("no longer held the rows what vouched for them saw (2026-03-01)" in n for n in found["notes"]), found
+    assert trips.rows(VARIANT) == held
