@@ -104,12 +104,6 @@
   {{ return([windowed, whole]) }}
 {% endmacro %}
 
-{# The days a partition's inputs are read for: [day - before, day + 1 + after), as ISO dates. #}
-{% macro _day_span(day, before, after) %}
-  {{ return({'start': (day - modules.datetime.timedelta(days=before)).isoformat(),
-             'end': (day + modules.datetime.timedelta(days=1 + after)).isoformat()}) }}
-{% endmacro %}
-
 {# True when the compiled SQL names `input` and only as dbt renders it: once every such name is taken out, no
    qualified `.<identifier>` (another rendering of it: `"raw"."trip_events"`, `raw.trip_events`, a column
    qualified by the full name) is left. An unqualified name that resolves by search path is not seen. #}

@@ -1,7 +1,8 @@
 {#
   The scan's result, as `stale` emits it and the CLI renders it: {model, target, read_at, scope: {how, count,
   ranges}, windows: {mode, why, declared_by, before, after}, inputs: [{relation, changed_at, event_time, changed_rows,
-  changed_days, recounted_days, counted_since}], vouched, compared, stale: [_stale_details], ranges, repair: {cli,
+  changed_days, recounted_days, counted_since}], vouched, compared (of those looked at), stale: [_stale_details],
+  ranges (the partitions the repair names: the stale ones and where their moved keys went), repair: {cli,
   pure_dbt, partitions, and first: the input window to declare before it, where keys moved beyond it
   (_window_for_moved_keys)} (none when nothing is stale), notes: [what the scan could not see, in words]}.
 #}
@@ -54,22 +55,54 @@
   {% if windowing.mode != 'windowed' and windowing.why %}
     {% do notes.append('each compared partition read the inputs whole: ' ~ windowing.why) %}
   {% endif %}
-  {% set stale_values = stale | map(attribute='value') | list %}
-  {% set ranges = dbt_backfill._as_ranges(stale_values, family) %}
-  {# the shell takes a date or integer range as it is; anything else is quoted for it #}
-  {% set argument = ranges if modules.re.match('^[A-Za-z0-9_.,:-]*$', ranges) else "'" ~ ranges | replace("'", "'\\''") ~ "'" %}
-  {% set repair = {'partitions': ranges, 'cli': 'dbt-backfill plan ' ~ model ~ ' --partitions ' ~ argument,
-                   'pure_dbt': "dbt run-operation dbt_backfill.plan_backfill --args '{model: " ~ model ~ ', partitions: "'
-                               ~ ranges ~ "\"}'"} if stale else none %}
-  {% if repair and widen %}{% do repair.update({'first': widen.first}) %}{% endif %}
+  {% set repair = dbt_backfill._stale_repair(model, looked_at, family, stale, widen) %}
+  {% set ranges = repair.partitions if repair else dbt_backfill._as_ranges([], family) %}
+  {% set later = repair.pop('later') if repair else [] %}
+  {% if later %}
+    {% do notes.append(later | join(', ') ~ ' lie(s) after the target\'s last partition, where the live job has '
+        ~ 'not published yet: the repair publishes them and raises the live job\'s watermark (allowed in the command '
+        ~ 'below; its next run then resumes after them, and their rows that arrive later are left to a backfill). Else '
+        ~ 'let the live job publish them first and scan again') %}
+  {% endif %}
+  {% set beyond = candidates.keys() | reject('in', looked_at['values']) | list %}
+  {% if beyond %}
+    {% do notes.append(beyond | length ~ ' partition(s) beyond those looked at were compared too ('
+        ~ dbt_backfill._as_ranges(dbt_backfill._in_order(beyond, family), family) ~ '): days after the target\'s '
+        ~ 'last that an input changed on, or partitions holding a key a changed row moved') %}
+  {% endif %}
   {{ return({
       'model': model, 'target': dbt_backfill._relation_name(relation), 'read_at': read_at,
       'scope': {'how': looked_at.how, 'count': looked_at['values'] | length,
                 'ranges': dbt_backfill._as_ranges(looked_at['values'], family)},
       'windows': {'mode': windowing.mode, 'why': windowing.why, 'declared_by': windowing.declared_by,
                   'before': windowing.before, 'after': windowing.after},
-      'inputs': inputs, 'vouched': vouched.by_value | length, 'compared': candidates | length,
+      'inputs': inputs, 'vouched': vouched.by_value | length,
+      'compared': candidates.keys() | select('in', looked_at['values']) | list | length,
       'stale': stale, 'ranges': ranges,
       'repair': repair,
       'notes': notes}) }}
+{% endmacro %}
+
+{# The plan that repairs the stale partitions, on both paths: {partitions, cli, pure_dbt, later, first} (none when
+   nothing is stale). It names the partitions their moved keys went to as well (plan refuses a key moving out of its
+   scope: _window_for_moved_keys), and allows the watermark move where one of them lies after the target's last
+   partition (`later`: a day the live job has not published), so the command plans on the state just read. #}
+{% macro _stale_repair(model, looked_at, family, stale, widen) %}
+  {% if not stale %}{{ return(none) }}{% endif %}
+  {% set stale_values = stale | map(attribute='value') | list %}
+  {% set values = dbt_backfill._in_order(stale_values + ((widen or {}).moved_to or []) | reject('in', stale_values) | list,
+                                         family) %}
+  {% set later = values | select('gt', looked_at['values'][-1]) | list
+      if looked_at.how.startswith('every day ') and looked_at['values'] else [] %}
+  {% set ranges = dbt_backfill._as_ranges(values, family) %}
+  {# the shell takes a date or integer range as it is; anything else is quoted for it #}
+  {% set argument = ranges if modules.re.match('^[A-Za-z0-9_.,:-]*$', ranges) else "'" ~ ranges | replace("'", "'\\''") ~ "'" %}
+  {% set reason = 'a key moved to ' ~ later | join(', ') ~ ', after the last published day (dbt-backfill stale)' %}
+  {% set repair = {'partitions': ranges, 'later': later,
+                   'cli': 'dbt-backfill plan ' ~ model ~ ' --partitions ' ~ argument
+                          ~ (" --allow-watermark-move '" ~ reason ~ "'" if later else ''),
+                   'pure_dbt': "dbt run-operation dbt_backfill.plan_backfill --args '{model: " ~ model ~ ', partitions: "'
+                               ~ ranges ~ '"' ~ (', allow_watermark_move: "' ~ reason ~ '"' if later else '') ~ "}'"} %}
+  {% if widen and widen.first %}{% do repair.update({'first': widen.first}) %}{% endif %}
+  {{ return(repair) }}
 {% endmacro %}

@@ -6,11 +6,14 @@
     scan, the audit trail's writes, --since; each held against what the partition holds now: _check_vouch_basis);
     what changed in each input with a change column since then, by day of
     its event_time (_input_changes: one scan of the input); the candidates, through each partition's input window
-    (_stale_candidates); the candidates' rows as the model builds them and as the target holds them, by fingerprint
-    (_compare_with_model); for each that differs, by business key (_stale_details); whether the repair's input
-    windows reach where keys moved (_window_for_moved_keys: else the declaration the plan needs first).
+    (_stale_candidates), and the days after the target's last that changed (_days_after_the_target); the candidates'
+    rows as the model builds them and as the target holds them, by fingerprint, their keys followed to every other
+    partition that holds them, compared too (_compare_following_keys); for each that differs, by business key
+    (_stale_details); where keys moved, the partitions the repair names with them and whether its input windows
+    reach there (_window_for_moved_keys: else the declaration the plan needs first).
   Cost grows with the candidates (with the change, where every input declares a change column), not with the history,
-  plus one grouped read of the target's vouched partitions (_check_vouch_basis).
+  plus one grouped read of the target's vouched partitions (_check_vouch_basis) and one join of the target's keys to
+  the built ones (_compare_following_keys; the candidates built again only where a key moved out of them).
   Logs one line per stale partition and the plan that repairs them; emits `stale` (see _stale_result). Fails the
   operation when any partition is stale, unless `fail_when_stale` is false (the CLI sets its own exit status).
 
@@ -51,10 +54,12 @@
     {% do untracked.append(dbt_backfill._relation_name(dbt_backfill._relation(input))) %}
   {% endfor %}
   {% set candidates = dbt_backfill._stale_candidates(values, windowing, vouched, changes, thresholds, untracked) %}
-  {% set compared = dbt_backfill._compare_with_model(relation, scope, model_sql, windowing, candidates.keys() | list)
-      if candidates else {'by_value': {}, 'rows': none} %}
+  {% set ahead = dbt_backfill._days_after_the_target(looked_at, windowing, changes, thresholds, candidates) %}
+  {% set compared = dbt_backfill._compare_following_keys(relation, scope, model_sql, windowing, candidates) %}
   {% set stale = dbt_backfill._stale_details(relation, scope, compared, candidates) %}
-  {% set widen = dbt_backfill._window_for_moved_keys(model, relation, scope, compared.rows, windowing, stale) %}
+  {% set widen = dbt_backfill._window_for_moved_keys(model, relation, scope, compared, windowing, stale) %}
+  {# a day after the target's last is the live job's to publish: stale only as a day a key moved to #}
+  {% set stale = stale | rejectattr('value', 'in', ahead | reject('in', widen.moved_to if widen else []) | list) | list %}
   {% if compared.rows is not none %}{% do dbt_backfill._drop_model_rows(compared.rows) %}{% endif %}
   {% set result = dbt_backfill._stale_result(model, relation, scope, looked_at, read_at, windowing, vouched, changes,
                                              untracked, candidates, stale, widen) %}

@@ -60,6 +60,23 @@ class StaleScan:
     notes: tuple[str, ...]
     document: Mapping[str, Any]  # all of it, as the operation emitted it (--json)
 
+    @classmethod
+    def from_result(cls, result: Mapping[str, Any]) -> StaleScan:
+        """The scan from the `stale` result find_stale emits (what `--json` prints)."""
+        return cls(
+            model=result["model"],
+            target=result["target"],
+            read_at=result["read_at"],
+            looked_at=result["scope"]["how"],
+            scanned=int(result["scope"]["count"]),
+            compared=int(result["compared"]),
+            stale=tuple(StalePartition.from_dict(s) for s in result["stale"]),
+            ranges=result["ranges"],
+            repair=result["repair"],
+            notes=tuple(result["notes"]),
+            document=result,
+        )
+
     @property
     def chosen_by(self) -> str:
         """How a plan of these partitions chose them, for its scope section."""
@@ -78,17 +95,4 @@ def find_stale(runner: DbtRunner, model: str, partitions: str | None = None, sin
         # a run-operation renders the model with the root project's vars only: a package's model may read vars its
         # own dbt_project.yml declares, which dbt's compile resolves (the same SQL where both can render it)
         args["model_sql"] = runner.compile_model(model).compiled_sql
-    result = runner.run_operation("find_stale", args).first("stale")
-    return StaleScan(
-        model=result["model"],
-        target=result["target"],
-        read_at=result["read_at"],
-        looked_at=result["scope"]["how"],
-        scanned=int(result["scope"]["count"]),
-        compared=int(result["compared"]),
-        stale=tuple(StalePartition.from_dict(s) for s in result["stale"]),
-        ranges=result["ranges"],
-        repair=result["repair"],
-        notes=tuple(result["notes"]),
-        document=result,
-    )
+    return StaleScan.from_result(runner.run_operation("find_stale", args).first("stale"))
