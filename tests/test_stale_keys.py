@@ -65,6 +65,14 @@ def test_a_key_moved_to_a_later_day_is_followed_to_the_day_it_left(trips):
     old_day = found["stale"][0]
     assert (old_day["removed"], old_day["target"]["row_count"], old_day["model"]["row_count"]) == (1, 2, 1)
     assert found["compared"] == 4  # the three days whose windows saw the change, and the day the key left
+    # no audit table, so no proof of the windows it followed the change through: said, with what that means
+    assert (
+        "Windows: no proof over the whole history backs the input windows it followed changes through (1 day(s) "
+        "before each partition and 1 after, from meta.backfill.input_window) for this code: no proof is recorded "
+        "for this model. A changed input row was followed only into the partitions those windows reach; were they "
+        "too narrow, a partition it reaches beyond them would not have been compared. The next plan of "
+        "fct_trips_variant proves them before it relies on them." in text
+    ), text
     assert "Next: dbt-backfill plan fct_trips_variant --partitions 2026-02-28,2026-03-02..2026-03-03" in text
     assert "First: 1 key(s) moved between the stale partitions (902: 2026-02-28 -> 2026-03-03)" in text
     plans_as_printed(trips, text, "{before: 1, after: 3}", "a")

@@ -145,16 +145,32 @@ def test_a_stale_scan_row_the_applier_inserts_vouches_for_nothing(trips):
 @pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
 def test_a_stale_finding_survives_a_change_of_code_and_a_since(trips):
     """A scan finds the seed's two days stale; one comment line added to the model (a new binding), then scans with
-    --since and of other partitions: the two days are compared each time, never vouched for."""
+    --since and of other partitions: the two days are compared each time, never vouched for. Each scan says what
+    backs the windows it followed changes through (item 2): the proof the plan before it recorded for this code,
+    then, once the code changed, none, and why."""
     with_audit_table(trips)
+    packet = yaml.safe_load(approved(trips).read_text())  # the plan proves the windows over the whole history
     first, found = stale(trips, "--vars", TRACKED)
     assert first.returncode == 4 and [s["value"] for s in found["stale"]] == SEED_STALE, first.output
+    proof = found["windows"]["proof"]
+    assert (proof["proven"], proof["run_id"]) == (True, packet["run_id"]), proof
+    assert proof["said"] == (
+        "the input windows it followed changes through (1 day(s) before each partition and 1 after, from "
+        "meta.backfill.input_window) are those the proof over the whole history of "
+        f"{proof['at']} (run {packet['run_id']}) holds for this code"
+    ), proof
     model = trips.dir / "models" / f"{MODEL}.sql"
     model.write_text(model.read_text() + "\n-- reviewed: nothing changes\n")
     before = trips.rows(VARIANT)
 
     since, found = stale(trips, "--vars", TRACKED, "--since", "2026-04-01")
     assert since.returncode == 4, since.output
+    proof = found["windows"]["proof"]
+    assert proof["proven"] is False and proof["said"].startswith(
+        "no proof over the whole history backs the input windows it followed changes through (1 day(s) before each "
+        "partition and 1 after, from meta.backfill.input_window) for this code: the code changed since the last "
+        "proof (the compiled SQL). A changed input row was followed only into the partitions those windows reach"
+    ), proof
     assert [s["value"] for s in found["stale"]] == differing_days(trips) == SEED_STALE
     assert found["compared"] == 2  # --since vouches for the three days no scan found stale
     why = {s["value"]: " ".join(s["why"]) for s in found["stale"]}
@@ -227,8 +243,8 @@ def test_one_answer_after_clean_drops_a_later_runs_backups_and_a_day_is_written_
     day = found["stale"][0]
     assert (day["target"]["row_count"], day["model"]["row_count"]) == (10, 5)
     assert re.fullmatch(
-        r"it holds 10 row\(s\), sha256 [0-9a-f]{12}…, not what " + SCANNED + r" vouched for \(5 row\(s\), sha256 "
-        r"[0-9a-f]{12}…\)",
+        r"it holds 10 row\(s\), checksum …[0-9-]{1,12}, not what " + SCANNED + r" vouched for \(5 row\(s\), "
+        r"checksum …[0-9-]{1,12}\)",
         " ".join(day["why"]),
     ), day["why"]
     assert any("no longer held the rows what vouched for them saw (2026-03-01)" in n for n in found["notes"]), found

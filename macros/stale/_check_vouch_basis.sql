@@ -1,36 +1,49 @@
 {#
-  A vouch counts only while the partition still holds what it vouched for (docs/DECISIONS.md, issue 54): each vouch
-  of `vouched` (_vouched_partitions) that has a basis — a scan's: the rows and SHA-256 the partition held when that
-  scan compared it (its `held`); --since's: the fingerprint the last recorded write left — is checked against the
-  partition now, in one read of the target grouped by partition (_fingerprints_by_partition). One that differs is
-  dropped: {value: in words} into vouched.moved, so the scan compares the partition (a write that committed after
-  the scan's read, whatever its audit row's date; a write no audit row records; rows a forged vouch never saw). A
-  scan's vouch without a basis (recorded before scans kept one) is dropped too. Sets vouched.basis: {value: the
-  partition's rows and SHA-256 now (_basis_of)} for each vouch kept, which this scan records for the next.
-  Cost: one grouped read of the vouched partitions of the target; none when nothing vouches.
+  A vouch counts only while the partition still holds what it vouched for (docs/DECISIONS.md, issue 54). One read of
+  the target grouped by partition takes every looked-at partition's checksum now (_partition_checksums: its rows
+  and an order-free sum of the engine's row hashes; `values`). A scan's vouch is held against the checksum it
+  recorded (its `held`); --since's, against the canonical fingerprint the last recorded write left (a second read,
+  of those partitions only: _fingerprints_by_partition). One that differs is dropped: {value: in words} into
+  vouched.moved, so the scan compares the partition (a write that committed after the scan's read, whatever its
+  audit row's date; a write no audit row records; rows a forged vouch never saw). A scan's vouch recorded with
+  another kind of basis (a SHA-256, before the checksum) is dropped too: compared once. Sets vouched.basis: {value:
+  its checksum now} for every value, read before anything is compared, which this scan records as `held` for what it
+  vouches for: a write that commits after this read differs from it at the next scan, whether or not the
+  comparison saw it. Cost: one grouped read of the looked-at partitions (about a fifth of a fingerprint's), and a
+  fingerprint of the --since vouches.
 #}
-{% macro _check_vouch_basis(relation, scope, vouched) %}
+{% macro _check_vouch_basis(relation, scope, vouched, values) %}
   {% do vouched.update({'moved': {}, 'basis': {}}) %}
-  {% set checked = [] %}
-  {% for value, vouch in vouched.by_value.items() if vouch.scanned or vouch.get('basis') %}
-    {% do checked.append(value) %}
+  {% if not values %}{{ return(vouched) }}{% endif %}
+  {% set now = dbt_backfill._partition_checksums(relation, scope.material_columns, scope.partition_column,
+      dbt_backfill._partition_in(scope.partition_column, values)) %}
+  {% for value in values %}{% do vouched.basis.update({value: now.get(value, '0#0')}) %}{% endfor %}
+  {% set by_word = [] %}
+  {% for value, vouch in vouched.by_value.items() if not vouch.scanned and vouch.get('basis') %}
+    {% do by_word.append(value) %}
   {% endfor %}
-  {% if not checked %}{{ return(vouched) }}{% endif %}
-  {% set now = dbt_backfill._fingerprints_by_partition(relation, scope.material_columns, scope.partition_column,
-      dbt_backfill._partition_in(scope.partition_column, checked)) %}
+  {% set written = dbt_backfill._fingerprints_by_partition(relation, scope.material_columns, scope.partition_column,
+      dbt_backfill._partition_in(scope.partition_column, by_word)) if by_word else {} %}
   {% set empty = {'row_count': 0, 'sha256': dbt_backfill._sha256_of_text('0:0')} %}
-  {% for value in checked %}
-    {% set vouch = vouched.by_value[value] %}
-    {% set held = dbt_backfill._basis_of(now.get(value, empty)) %}
-    {% if vouch.get('basis') == held %}
-      {% do vouched.basis.update({value: held}) %}
-    {% else %}
-      {% do vouched.moved.update({value: 'it holds ' ~ held.split(':')[0] ~ ' row(s), sha256 ' ~ held.split(':')[1][:12]
-          ~ '…, not what ' ~ vouch.by ~ ' vouched for (' ~ (((vouch.basis.split(':')[0] ~ ' row(s), sha256 '
-          ~ vouch.basis.split(':')[1][:12] ~ '…') if vouch.get('basis') else 'no record of the rows it saw') ~ ')') }) %}
+  {% for value, vouch in vouched.by_value.items() | list if vouch.scanned or vouch.get('basis') %}
+    {% set held = vouched.basis[value] if vouch.scanned else dbt_backfill._basis_of(written.get(value, empty)) %}
+    {% if vouch.get('basis') != held %}
+      {% do vouched.moved.update({value: 'it holds ' ~ dbt_backfill._basis_in_words(held) ~ ', not what ' ~ vouch.by
+          ~ ' vouched for (' ~ (dbt_backfill._basis_in_words(vouch.basis) if vouch.get('basis')
+                                else 'no record of the rows it saw') ~ ')'}) %}
       {% do vouched.by_value.pop(value) %}
     {% endif %}
   {% endfor %}
   {% do dbt_backfill._commit() %}
   {{ return(vouched) }}
+{% endmacro %}
+
+{# A basis as a person reads it: "<rows> row(s), checksum <last 12 digits>", or "…, sha256 <first 12 hex>…" #}
+{% macro _basis_in_words(basis) %}
+  {% if '#' in basis %}
+    {% set rows, sum = basis.split('#', 1) %}
+    {{ return(rows ~ ' row(s), checksum …' ~ sum[-12:]) }}
+  {% endif %}
+  {% set rows, sha = (basis ~ ':').split(':')[:2] %}
+  {{ return(rows ~ ' row(s), sha256 ' ~ sha[:12] ~ '…') }}
 {% endmacro %}

@@ -25,9 +25,10 @@
 
 {#
   The target's partitions outside `values` that hold a business key the session table `rows` (the model's build of
-  `values`) holds: {value: why, in words}. One statement: the built keys made distinct first, then one equi-join
-  to the target grouped by the partition holding them (no order-by-limit over the join, so no plan bets on a nested
-  loop; a hash join on an unindexed target without statistics). Keys compared as the columns are (the session
+  `values`) holds: {value: why, in words}. One statement: one equi-join of the built keys to the target's
+  other partitions, grouped by the partition holding them, keys counted distinct among the matches only (no
+  order-by-limit over the join, so no plan bets on a nested loop; a hash join on an unindexed target without
+  statistics, which ends at once when either side is empty). Keys compared as the columns are (the session
   table is typed by the target). NULL partitions are left out (no plan can name one). A key that holds the
   partition column cannot be in two partitions: nothing to follow.
 #}
@@ -43,16 +44,23 @@
     {% do same.append('o.' ~ adapter.quote(column.name) ~ ' = m.' ~ adapter.quote(column.name)) %}
     {% do shown.append('cast(o.' ~ adapter.quote(column.name) ~ ' as ' ~ string_type ~ ')') %}
   {% endfor %}
+  {% set key_text = shown | join(" || '|' || ") %}
   {% set query %}
-    select cast(o.{{ part }} as {{ string_type }}) as bf_held_in, count(*) as bf_keys,
-           min({{ shown | join(" || '|' || ") }}) as bf_key,
-           min(cast(m.bf_part as {{ string_type }})) as bf_moved_to, count(distinct m.bf_part) as bf_days
-    {# the target's partitions outside `values`, filtered before the join (the partition predicate names the column
-       unqualified, which the built side also holds where it is a key column) #}
-    from (select * from {{ relation }}
-          where {{ part }} is not null and not ({{ dbt_backfill._partition_in(scope.partition_column, values) }})) o
-    join (select distinct {{ keys | join(', ') }}, {{ part }} as bf_part from {{ rows }}) m on {{ same | join(' and ') }}
-    group by o.{{ part }}
+    select cast(bf_held_in as {{ string_type }}) as bf_held_in, count(distinct bf_key) as bf_keys, min(bf_key) as bf_key,
+           min(cast(bf_part as {{ string_type }})) as bf_moved_to, count(distinct bf_part) as bf_days
+    from (
+      {# each match once: a plain hash join of the built rows as they are (a DISTINCT over the whole build first ran
+         whatever the other side held: 74 s on a first scan of 10M rows with nothing outside `values`, bench P9),
+         grouped before any distinct count so the engine may aggregate in parallel #}
+      select o.{{ part }} as bf_held_in, {{ key_text }} as bf_key, m.bf_part
+      {# the target's partitions outside `values`, filtered before the join (the partition predicate names the
+         column unqualified, which the built side also holds where it is a key column) #}
+      from (select * from {{ relation }}
+            where {{ part }} is not null and not ({{ dbt_backfill._partition_in(scope.partition_column, values) }})) o
+      join (select {{ keys | join(', ') }}, {{ part }} as bf_part from {{ rows }}) m on {{ same | join(' and ') }}
+      group by o.{{ part }}, {{ key_text }}, m.bf_part
+    ) bf_matches
+    group by bf_held_in
   {% endset %}
   {% set family = dbt_backfill._type_family(scope.partition_column.data_type) %}
   {% set found = {} %}

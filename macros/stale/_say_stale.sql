@@ -11,6 +11,7 @@
         ~ ' row(s) sha256 ' ~ s.target.sha256[:12] ~ '…') ~ '  model ' ~ s.model.row_count ~ ' row(s) sha256 ' ~ s.model.sha256[:12]
         ~ '…  +' ~ s.added ~ ' -' ~ s.removed ~ ' ~' ~ s.changed ~ '  (' ~ s.why | join('; ') ~ ')') %}
   {% endfor %}
+  {% if result.windows.proof %}{% do lines.append('Windows: ' ~ result.windows.proof.said ~ '.') %}{% endif %}
   {% for note in result.notes %}{% do lines.append('Note: ' ~ note ~ '.') %}{% endfor %}
   {% if result.repair %}
     {% if result.repair.first %}{% do lines.append('First: ' ~ result.repair.first ~ '.') %}{% endif %}

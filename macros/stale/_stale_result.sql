@@ -1,12 +1,14 @@
 {#
   The scan's result, as `stale` emits it and the CLI renders it: {model, target, read_at, scope: {how, count,
-  ranges}, windows: {mode, why, declared_by, before, after}, inputs: [{relation, changed_at, event_time, changed_rows,
-  changed_days, recounted_days, counted_since}], vouched, compared (of those looked at), stale: [_stale_details],
+  ranges}, windows: {mode, why, declared_by, before, after, proof: what backs them (_window_proof_said; none when
+  the inputs are read whole)}, inputs: [{relation, changed_at, event_time, changed_rows, changed_days,
+  recounted_days, counted_since}], vouched, compared (of those looked at), stale: [_stale_details],
   ranges (the partitions the repair names: the stale ones and where their moved keys went), repair: {cli,
   pure_dbt, partitions, and first: the input window to declare before it, where keys moved beyond it
   (_window_for_moved_keys)} (none when nothing is stale), notes: [what the scan could not see, in words]}.
 #}
-{% macro _stale_result(model, relation, scope, looked_at, read_at, windowing, vouched, changes, untracked, candidates, stale, widen=none) %}
+{% macro _stale_result(model, relation, scope, looked_at, read_at, windowing, vouched, changes, untracked, candidates, stale, widen=none,
+                       proof=none) %}
   {% set family = dbt_backfill._type_family(scope.partition_column.data_type) %}
   {% set inputs, notes = [], [] %}
   {% for name, change in changes.items() %}
@@ -75,7 +77,7 @@
       'scope': {'how': looked_at.how, 'count': looked_at['values'] | length,
                 'ranges': dbt_backfill._as_ranges(looked_at['values'], family)},
       'windows': {'mode': windowing.mode, 'why': windowing.why, 'declared_by': windowing.declared_by,
-                  'before': windowing.before, 'after': windowing.after},
+                  'before': windowing.before, 'after': windowing.after, 'proof': proof},
       'inputs': inputs, 'vouched': vouched.by_value | length,
       'compared': candidates.keys() | select('in', looked_at['values']) | list | length,
       'stale': stale, 'ranges': ranges,

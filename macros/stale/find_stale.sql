@@ -10,10 +10,11 @@
     rows as the model builds them and as the target holds them, by fingerprint, their keys followed to every other
     partition that holds them, compared too (_compare_following_keys); for each that differs, by business key
     (_stale_details); where keys moved, the partitions the repair names with them and whether its input windows
-    reach there (_window_for_moved_keys: else the declaration the plan needs first).
+    reach there (_window_for_moved_keys: else the declaration the plan needs first); what backs the windows it
+    followed changes through (_window_proof_said: plan's recorded proof for this code, or that there is none).
   Cost grows with the candidates (with the change, where every input declares a change column), not with the history,
-  plus one grouped read of the target's vouched partitions (_check_vouch_basis) and one join of the target's keys to
-  the built ones (_compare_following_keys; the candidates built again only where a key moved out of them).
+  plus one grouped read of a checksum of the looked-at partitions (_check_vouch_basis: each partition's rows, which
+  a write after a vouch changes, as `partitions` reads them) and one join of the target's keys to the built ones (_compare_following_keys; the candidates built again only where a key moved out of them).
   Logs one line per stale partition and the plan that repairs them; emits `stale` (see _stale_result). Fails the
   operation when any partition is stale, unless `fail_when_stale` is false (the CLI sets its own exit status).
 
@@ -43,9 +44,13 @@
   {% set model_sql = model_sql or dbt_backfill._render_model_sql(node) %}
   {% set inputs = dbt_backfill._relations_read(node) %}
   {% set windowing = dbt_backfill._input_windows(node, scope, values, inputs, published.spec.input_window, model_sql) %}
-  {% set binding = dbt_backfill._window_binding(model_sql, windowing, inputs, scope.partition_column.name).sha256 %}
+  {% set bound = dbt_backfill._window_binding(model_sql, windowing, inputs, scope.partition_column.name) %}
+  {% set binding = bound.sha256 %}
+  {# the windows decide which partitions a change reaches: the scan relies on plan's proof of them, or says it has none #}
+  {% set proof = dbt_backfill._window_proof_due(relation, bound, dbt_backfill._window_proof_settings(
+      published.spec.window_proof_max_age, none)) if windowing.mode == 'windowed' else none %}
   {% set vouched = dbt_backfill._vouched_partitions(relation, values, binding, since, read_at) %}
-  {% do dbt_backfill._check_vouch_basis(relation, scope, vouched) %}
+  {% do dbt_backfill._check_vouch_basis(relation, scope, vouched, values) %}
   {% set thresholds = vouched.by_value.values() | map(attribute='at') | unique | sort | list %}
   {% set changes = dbt_backfill._input_changes(inputs, windowing.inputs if windowing.mode == 'windowed' else [],
                                                thresholds, vouched.last_scan, read_at) %}
@@ -62,9 +67,10 @@
   {% set stale = stale | rejectattr('value', 'in', ahead | reject('in', widen.moved_to if widen else []) | list) | list %}
   {% if compared.rows is not none %}{% do dbt_backfill._drop_model_rows(compared.rows) %}{% endif %}
   {% set result = dbt_backfill._stale_result(model, relation, scope, looked_at, read_at, windowing, vouched, changes,
-                                             untracked, candidates, stale, widen) %}
+                                             untracked, candidates, stale, widen,
+                                             dbt_backfill._window_proof_said(model, windowing, proof)) %}
   {% do dbt_backfill._record_stale_scan(relation, scope, looked_at, model, result, binding, vouched, changes, candidates,
-                                          windowing, compared) %}
+                                          windowing) %}
   {% do dbt_backfill._say_stale(result) %}
   {% do dbt_backfill._emit_result('stale', result) %}
   {% if result.stale and fail_when_stale %}

@@ -600,6 +600,8 @@ def stale_text(scan: StaleScan) -> str:
         lines.append(table(["partition", "target", "model builds", "by key", "why it was compared"], rows))
     else:
         lines.append("Nothing is stale.")
+    if scan.windows:
+        lines.append(f"Windows: {scan.windows}.")
     lines.extend(f"Note: {note}." for note in scan.notes)
     if scan.repair:
         if scan.repair.get("first"):

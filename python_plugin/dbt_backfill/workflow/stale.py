@@ -57,6 +57,7 @@ class StaleScan:
     stale: tuple[StalePartition, ...]
     ranges: str  # the stale partitions as plan takes them
     repair: Mapping[str, str] | None  # {cli, pure_dbt, partitions}: the plan that repairs them
+    windows: str | None  # what backs the input windows it followed changes through, in words (None: read whole)
     notes: tuple[str, ...]
     document: Mapping[str, Any]  # all of it, as the operation emitted it (--json)
 
@@ -73,6 +74,7 @@ class StaleScan:
             stale=tuple(StalePartition.from_dict(s) for s in result["stale"]),
             ranges=result["ranges"],
             repair=result["repair"],
+            windows=((result.get("windows") or {}).get("proof") or {}).get("said"),
             notes=tuple(result["notes"]),
             document=result,
         )
