@@ -15,8 +15,8 @@ import pytest
 import yaml
 from backends import ENGINE_INDEPENDENT, POSTGRES_ONLY
 from conftest import trips_on
-from test_resilience import WAIT_LIMIT_S, FaultLock, held_at
-from test_stale import MODEL, TRACKED, differing_days, stale
+from test_resilience import WAIT_LIMIT_S, FaultLock, held_at, start, wait_until
+from test_stale import MODEL, TRACKED, differing_days, full_build, published, stale
 from test_tampering import as_role
 
 trips = trips_on([*POSTGRES_ONLY, *ENGINE_INDEPENDENT])
@@ -249,3 +249,106 @@ def test_one_answer_after_clean_drops_a_later_runs_backups_and_a_day_is_written_
     ), day["why"]
     assert any("no longer held the rows what vouched for them saw (2026-03-01)" in n for n in found["notes"]), found
     assert trips.rows(VARIANT) == held
+
+
+def linear_checksum(project, day, swap=None):
+    """The day's rows and the plain sum of PostgreSQL's record hash, which d9411d7 held vouches against (linear in
+    each field's hash), optionally with the fares of the trips `swap` = (a, b) exchanged."""
+    fare = "fare"
+    if swap:
+        a, b = swap
+        fare = (
+            f"case when trip_id = {a} then (select fare from {VARIANT} where trip_id = {b}) "
+            f"when trip_id = {b} then (select fare from {VARIANT} where trip_id = {a}) else fare end"
+        )
+    [(rows, total)] = project.query(
+        f"select count(*), sum(hash_record_extended(row(trip_id, trip_date, {fare}, status, updated_at), 0)) "
+        f"from {VARIANT} where trip_date = '{day}'"
+    )
+    return rows, total
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_fares_swapped_between_two_trips_of_a_vouched_day_are_seen(trips):
+    """An attack on the checksum basis: hash_record_extended is linear in its fields' hashes (result*31 + hash, mod
+    2^64), so exchanging one column's values between two rows of a partition could leave a plain sum of it equal. A
+    hand UPDATE exchanges two trips' fares on a day a scan vouched for, a pair whose plain sum stays equal: the day
+    is stale, and the next scan compares it (each row's hash is mixed again before the sum: _row_hash)."""
+    with_audit_table(trips)
+    first, found = stale(trips, "--vars", TRACKED)
+    assert first.returncode == 4 and [s["value"] for s in found["stale"]] == ["2026-03-01", "2026-03-02"]
+
+    swap = None
+    for day in ("2026-02-28", "2026-03-03", "2026-03-04"):
+        trip_fares = trips.query(f"select trip_id, fare from {VARIANT} where trip_date = '{day}' order by trip_id")
+        for i, (a, fare_a) in enumerate(trip_fares):
+            for b, fare_b in trip_fares[i + 1 :]:
+                if fare_a != fare_b and linear_checksum(trips, day, (a, b)) == linear_checksum(trips, day):
+                    swap = (day, a, b)
+                    break
+            if swap:
+                break
+        if swap:
+            break
+    assert swap, "no pair found"
+    day, a, b = swap
+    trips.query(
+        f"update {VARIANT} t set fare = s.fare from (select {a} as trip_id, (select fare from {VARIANT} where "
+        f"trip_id = {b}) as fare union all select {b}, (select fare from {VARIANT} where trip_id = {a})) s "
+        f"where t.trip_id = s.trip_id"
+    )
+    assert day in differing_days(trips)  # the day no longer holds what the model builds
+
+    again, found = stale(trips, "--vars", TRACKED)
+    assert day in [s["value"] for s in found["stale"]], (swap, again.output)
+
+
+def replace_day(project, day, rows):
+    """The day's rows replaced by hand (no audit row): `rows` = [(trip_id, fare, status, updated_at)]."""
+    values = ", ".join(f"({t}, '{day}', {f}, '{s}', '{u.isoformat()}')" for t, f, s, u in rows)
+    project.query(f"delete from {VARIANT} where trip_date = '{day}'; insert into {VARIANT} values {values}")
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_a_day_fixed_between_the_checksum_read_and_the_comparison_then_put_back_is_compared_again(trips):
+    """An attack on the checksum basis: a stale day fixed by hand while the scan waits between its checksum read and
+    its comparison (behind a lock on its input, which it reads between the two), then the fix undone by hand. The
+    scan compared the fixed rows and vouched for them with their own checksum, read with their fingerprint (not the
+    one read before), so the stale rows put back differ from it and the next scan compares the day again."""
+    with_audit_table(trips)
+    day = "2026-03-01"
+    stale_rows = sorted(published(trips)[day])
+    fixed_rows = sorted(full_build(trips)[day])
+    assert stale_rows != fixed_rows and day in differing_days(trips)
+
+    lock = trips.backend.server.connect(trips.backend.database)
+    lock.autocommit = False
+    with lock.cursor() as cursor:
+        cursor.execute("lock table raw.trip_events in access exclusive mode")
+    try:
+        scan = start(trips, ["stale", MODEL, "--json", "--vars", TRACKED])
+
+        def waiting():
+            return (
+                trips.query(
+                    "select count(*) from pg_locks l join pg_class c on c.oid = l.relation "
+                    "where not l.granted and c.relname = 'trip_events'"
+                )[0][0]
+                > 0
+            )
+
+        wait_until(waiting, "the scan waiting on raw.trip_events")
+        # what it read so far: the checksum of the stale rows (the target's statement already ran)
+        replace_day(trips, day, fixed_rows)  # a hand fix, committed while the scan waits
+    finally:
+        lock.rollback()
+        lock.close()
+    out, err = scan.communicate(timeout=300)
+    found = json.loads(out.strip().splitlines()[-1])
+    assert scan.returncode == 4 and [s["value"] for s in found["stale"]] == ["2026-03-02"], out + err  # fixed, seen
+
+    replace_day(trips, day, stale_rows)  # the fix undone by hand: the stale rows again
+    assert day in differing_days(trips)
+
+    again, found = stale(trips, "--vars", TRACKED)
+    assert day in [s["value"] for s in found["stale"]], again.output

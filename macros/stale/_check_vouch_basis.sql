@@ -7,10 +7,10 @@
   vouched.moved, so the scan compares the partition (a write that committed after the scan's read, whatever its
   audit row's date; a write no audit row records; rows a forged vouch never saw). A scan's vouch recorded with
   another kind of basis (a SHA-256, before the checksum) is dropped too: compared once. Sets vouched.basis: {value:
-  its checksum now} for every value, read before anything is compared, which this scan records as `held` for what it
-  vouches for: a write that commits after this read differs from it at the next scan, whether or not the
-  comparison saw it. Cost: one grouped read of the looked-at partitions (about a fifth of a fingerprint's), and a
-  fingerprint of the --since vouches.
+  its checksum now} for every value: what this scan records as `held` for a vouch it keeps without comparing (equal
+  to the one it held against); a partition it compares is recorded with the checksum read with its fingerprint
+  (_compare_with_model). Cost: one grouped read of the looked-at partitions (about a fifth of a fingerprint's), and
+  a fingerprint of the --since vouches.
 #}
 {% macro _check_vouch_basis(relation, scope, vouched, values) %}
   {% do vouched.update({'moved': {}, 'basis': {}}) %}

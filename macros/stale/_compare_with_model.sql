@@ -1,6 +1,7 @@
 {#
   Each of `values` as the target holds it and as the model's SQL builds it now, by fingerprint:
-  {value: {target: {row_count, sha256}, model: {row_count, sha256}}} (an empty side: 0 rows, the fingerprint of none).
+  {value: {target: {row_count, sha256, checksum}, model: {row_count, sha256}}} (an empty side: 0 rows, the
+  fingerprint of none).
   The model's rows are built once for all of them, each column cast to the target's type (what a backfill would
   write), reading each windowed input only within the union of their windows (a window proven for a partition holds
   for any wider read); into a temporary table of this session, never in a schema: the SQL runs in the session
@@ -28,9 +29,11 @@
   {% do dbt_backfill._execute(get_create_table_as_sql(True, rows, 'select * from (' ~ dbt_backfill._strip_statement_end(read)
                               ~ ') bf_model where ' ~ where), fetch=false) %}
   {% do dbt_backfill.pin_session() %}
-  {% set held = dbt_backfill._fingerprints_by_partition(relation, scope.material_columns, scope.partition_column, where) %}
+  {# the target's side with its checksum, of the very rows compared: the basis of a vouch this scan gives (issue 54) #}
+  {% set held = dbt_backfill._fingerprints_by_partition(relation, scope.material_columns, scope.partition_column, where,
+                                                         checksum=true) %}
   {% set built = dbt_backfill._fingerprints_by_partition(rows, scope.material_columns, scope.partition_column, where) %}
-  {% set empty = {'row_count': 0, 'sha256': dbt_backfill._sha256_of_text('0:0')} %}
+  {% set empty = {'row_count': 0, 'sha256': dbt_backfill._sha256_of_text('0:0'), 'checksum': '0#0'} %}
   {% set by_value = {} %}
   {% for value in values %}
     {% do by_value.update({value: {'target': held.get(value, empty), 'model': built.get(value, empty)}}) %}

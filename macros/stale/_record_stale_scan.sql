@@ -7,8 +7,9 @@
                       those an earlier scan vouched for in which it found nothing changed, as of this read; the last
                       scan's vouches for partitions outside this scan, as they were. Never a partition only --since
                       vouched for (the user's word holds for the scan it was given to);
-    held              for each partition vouched for, its checksum as this scan read it before comparing anything
-                      (_partition_checksums): what the next scan holds the vouch against (_check_vouch_basis);
+    held              for each partition vouched for, its checksum (_partition_checksums): of the rows it compared,
+                      read with their fingerprint; else as it read them before comparing anything, equal to the
+                      last scan's: what the next scan holds the vouch against (_check_vouch_basis);
     stale             the partitions found stale, this scan's and the last scan's outside this scan (whatever code
                       the last scan read);
     kept              per tracked input and day of its event_time: [rows whose change time is at or before this read,
@@ -16,7 +17,8 @@
                       partition outside this scan reads keeps the last scan's count: a count moved by a deletion this
                       scan did not settle stays moved for the next one.
 #}
-{% macro _record_stale_scan(relation, scope, looked_at, model, result, binding, vouched, changes, candidates, windowing) %}
+{% macro _record_stale_scan(relation, scope, looked_at, model, result, binding, vouched, changes, candidates, windowing,
+                            compared) %}
   {% set family = dbt_backfill._type_family(scope.partition_column.data_type) %}
   {% set values = looked_at['values'] %}
   {% set last = vouched.last_scan if vouched.last_scan and vouched.last_scan.same_code else none %}
@@ -27,8 +29,10 @@
     {% set vouch = vouched.by_value.get(value) %}
     {% if value not in stale_values and (value in candidates or (vouch and vouch.scanned)) %}
       {% do at_by_value.update({value: result.read_at}) %}
-      {# the rows it vouches for, as _check_vouch_basis read them before anything was compared #}
-      {% do held.update({value: vouched.basis[value]}) %}
+      {# the rows it vouches for: those it compared, their checksum read with their fingerprint (a write between the
+         first read and the comparison, later undone, must not match it); else as _check_vouch_basis read them #}
+      {% do held.update({value: compared.by_value[value].target.checksum if value in candidates
+                                else vouched.basis[value]}) %}
     {% else %}
       {% do at_by_value.pop(value, none) %}{% do held.pop(value, none) %}
     {% endif %}

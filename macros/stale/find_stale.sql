@@ -70,7 +70,7 @@
                                              untracked, candidates, stale, widen,
                                              dbt_backfill._window_proof_said(model, windowing, proof)) %}
   {% do dbt_backfill._record_stale_scan(relation, scope, looked_at, model, result, binding, vouched, changes, candidates,
-                                          windowing) %}
+                                          windowing, compared) %}
   {% do dbt_backfill._say_stale(result) %}
   {% do dbt_backfill._emit_result('stale', result) %}
   {% if result.stale and fail_when_stale %}
