@@ -3,6 +3,8 @@ newer repair, `partitions` and `status` name the run that wrote each partition l
 exits 0 while a model downstream differs from a full build of it. Real dbt on PostgreSQL and DuckDB; every
 refusal is asserted with its exit status, its words and every published table's rows."""
 
+import datetime as dt
+import re
 from decimal import Decimal
 
 import pytest
@@ -108,12 +110,50 @@ def test_an_older_approval_never_overwrites_a_partition_a_later_approved_run_wro
     result = trips.backfill("apply", str(path_a))
 
     refused(result, f"partition 2026-03-01 was replaced by run {b['run_id']} at ")
-    assert (
-        f", approved by Lee Owner at {b['approval']['approved_at']}, after this run's approval (by Dana Owner at "
-        f"{a['approval']['approved_at']}): the later approval supersedes this one there, and that run was rolled "
-        "back since. Nothing was replaced; the target is unchanged. To repair from what the table holds now, "
-        "plan again: `dbt-backfill plan fct_trips --partitions 2026-03-01,2026-03-02,2026-03-03`."
-    ) in result.stderr
+    # both approved offline: each dated by its plan, as the audit trail recorded it (never by the packet's text)
+    assert re.search(
+        r", approved by Lee Owner, given offline \(its time unproven: dated by its plan, \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\), "
+        r"after this run's approval \(by Dana Owner, given offline \(its time unproven: dated by its plan, "
+        r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\)\): the later approval supersedes this one there, and that run was rolled "
+        r"back since\. Nothing was replaced; the target is unchanged\. To repair from what the table holds now, "
+        r"plan again: `dbt-backfill plan fct_trips --partitions 2026-03-01,2026-03-02,2026-03-03`\.",
+        result.stderr,
+    ), result.stderr
+    assert snapshot(trips) == before
+
+
+def with_approval_time(path, approved_at: str) -> None:
+    """The packet's approval block with its time rewritten, as anyone who can edit the file can (the approval is not
+    part of the packet's SHA-256, so it still matches the content)."""
+    packet = yaml.safe_load(path.read_text())
+    packet["approval"]["approved_at"] = approved_at
+    path.write_text(yaml.safe_dump(packet, sort_keys=False))
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_an_approval_time_edited_in_the_packet_orders_nothing(trips):
+    """Issue 55, item 6: run A approved, then run B approved and applied over the same days. A's approval time
+    edited to 2099 is refused as an edit; edited to a time after B's approval (a time it could have had), A is still
+    the older decision: it was given offline, so the trail dates it by its plan, and B's rows stay."""
+    path_a, a = approved(trips)
+    path_b, b = plan_and_approve(trips, "newer", [p["value"] for p in a["partitions"]])
+    ok(trips.backfill("apply", str(path_b)))
+    before = snapshot(trips)
+
+    with_approval_time(path_a, "2099-01-01T00:00:00+00:00")
+    result = trips.backfill("apply", str(path_a))
+    refused(result, "the approval is dated 2099-01-01T00:00:00+00:00, after now: the approval block was edited.")
+    assert snapshot(trips) == before
+
+    later = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    assert later > b["approval"]["approved_at"]
+    with_approval_time(path_a, later)
+    result = trips.backfill("apply", str(path_a))
+    refused(result, f"partition 2026-03-01 was replaced by run {b['run_id']} at ")
+    assert "the later approval supersedes this one there. Nothing was replaced; the target is unchanged." in (
+        result.stderr
+    ), result.stderr
+    assert later not in result.stderr  # the edited text dates nothing
     assert snapshot(trips) == before
 
 

@@ -144,7 +144,11 @@ def test_a_connection_cut_after_the_canary_committed_is_said_as_such_with_the_st
         f"where event = 'approved' and run_id = '{packet['run_id']}'"
     )
     approval = yaml.safe_load(path.read_text())["approval"]
-    assert (approved_by, detail) == (approval["approved_by"], f"approved at {approval['approved_at']}")
+    # given offline, so the row says who recorded it: the ledger dates such an approval by its plan (issue 55)
+    assert (approved_by, detail) == (
+        approval["approved_by"],
+        f"approved at {approval['approved_at']} (recorded by its first apply)",
+    )
 
 
 # PostgreSQL: its fault point waits on a lock the test releases, so the transaction can go on to its commit
@@ -400,7 +404,8 @@ def test_the_audit_trail_is_one_row_per_event_in_the_order_it_happened(trips):
             f"where run_id = '{run_id}' and event in ('approved', 'rolled_back', 'cleaned')"
         )
     )
-    assert details["approved"] == f"approved at {approved_at}"  # the approval's own time, not the apply's
+    # the approval's own time, recorded when given (approve --target): the ledger dates it by this row (issue 55)
+    assert details["approved"] == f"approved at {approved_at} (recorded when approved)"
     assert details["rolled_back"] == "by Rita Ops"
     assert yaml.safe_load(details["cleaned"])["by"] == "Rita Ops"
     assert stage_tables(trips, run_id) == []

@@ -27,7 +27,7 @@
       (packet.watermark or {}).get('raised', false) and ('watermark_move' in packet.allowances),
       {'approved_by': approved_by or target.user or 'dbt run-operation',
        'approved_at': modules.datetime.datetime.utcnow().isoformat(timespec='seconds') ~ '+00:00',
-       'packet_sha256': recorded.sha256},
+       'packet_sha256': recorded.sha256, 'recorded_when_approved': true},
       packet.control, batch_size or packet.batch_size, recorded.sha256, packet.source, allow_source_drift,
       packet.downstream or []) %}
   {# one line for a person, beside the machine results: what the target holds now, as apply_partitions read it #}

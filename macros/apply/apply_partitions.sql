@@ -123,7 +123,8 @@
   {% endfor %}
   {% if not recorded %}
     {% do dbt_backfill.record_audit_event(target_relation, 'approved', run_id, dbt_backfill._merged(audit_fields,
-        {'detail': 'approved at ' ~ approval.get('approved_at'),
+        {'detail': 'approved at ' ~ approval.get('approved_at') ~ (' (recorded when approved)'
+                   if approval.get('recorded_when_approved') else ' (recorded by its first apply)'),
          'outcome': ('despite its review: ' ~ approval.despite) if approval.get('despite') else none})) %}
   {% endif %}
   {% do dbt_backfill._commit() %}
@@ -264,7 +265,9 @@
 #}
 {% macro _refuse_superseded(ledger, run_id, model, approval, partitions) %}
   {% set own = ledger.runs.get(run_id) or {} %}
-  {% set own_order = [own.get('approved_at') or approval.get('approved_at') or '', own.get('planned_at') or ''] %}
+  {# the approval's time as the trail proves it (_partition_ledger): one given offline and not recorded yet counts as
+     given at its plan, never at the packet's editable text #}
+  {% set own_order = [own.get('approved_at') or own.get('planned_at') or '', own.get('planned_at') or ''] %}
   {% for partition in partitions %}
     {% for write in ledger.writes[partition.value] | reverse if write.event in ('replaced', 'adopted') and write.run_id != run_id %}
       {% set other = ledger.runs.get(write.run_id) or {} %}
@@ -272,8 +275,10 @@
         {% set values = partitions | map(attribute='value') | join(',') %}
         {% do dbt_backfill._refuse('superseded',
             'partition ' ~ partition.value ~ ' was replaced by run ' ~ write.run_id ~ ' at ' ~ write.at ~ ', approved by '
-            ~ (other.get('approved_by') or write.approved_by or 'an unrecorded approver') ~ ' at ' ~ other.get('approved_at')
-            ~ ', after this run\'s approval (by ' ~ approval.get('approved_by') ~ ' at ' ~ own_order[0] ~ '): the later '
+            ~ (other.get('approved_by') or write.approved_by or 'an unrecorded approver') ~ dbt_backfill._approval_time_said(other)
+            ~ ', after this run\'s approval (by ' ~ approval.get('approved_by')
+            ~ dbt_backfill._approval_time_said({'approved_at': own_order[0], 'approval_proven': own.get('approval_proven')})
+            ~ '): the later '
             ~ 'approval supersedes this one there' ~ (', and that run was rolled back since' if write.run_id not in ledger.holders[partition.value] else '')
             ~ '. Nothing was replaced; the target is unchanged. To repair from what the table holds now, plan again: `'
             ~ dbt_backfill._plan_command(ledger, run_id, model, values) ~ '`.',
@@ -281,4 +286,11 @@
       {% endif %}
     {% endfor %}
   {% endfor %}
+{% endmacro %}
+
+{# When an approval was given, as the trail proves it: " at <the database's time>", or, for one given offline,
+   ", given offline (its time unproven: dated by its plan, <the plan's time>)" #}
+{% macro _approval_time_said(run) %}
+  {{ return(' at ' ~ run.approved_at if run.get('approval_proven')
+            else ', given offline (its time unproven: dated by its plan, ' ~ run.get('approved_at') ~ ')') }}
 {% endmacro %}

@@ -9,7 +9,8 @@
     holders   per partition value, the runs whose rows it holds as the trail tells it, the last on top: a
               replacement or an adoption puts its run on top, a restore or a release takes its run off, a full
               refresh clears it. A run that is in `holders` but not on top was written over by the run on top;
-    runs      per run that planned, was approved or wrote here: {approved_by, approved_at, planned_at, packet (the
+    runs      per run that planned, was approved or wrote here: {approved_by, approved_at (the database's time of its
+              approval where recorded when given, else its plan's: approval_proven false), planned_at, packet (the
               packet file the CLI's plan wrote, as it was named), pure_dbt, partitions (as planned), verdict,
               cleaned (the last `cleaned` row: {at, by}; its stages are gone, so its packet can no longer apply)}.
   `values`: the partitions to read (none: every partition the trail names). What a partition holds now is the
@@ -46,8 +47,13 @@
         {% do run.update({'partitions': (fromjson(row['detail']).get('partitions') or []) | map(attribute='value') | map('string') | list}) %}
       {% endif %}
     {% elif event == 'approved' and run.approved_at is none %}
-      {% do run.update({'approved_by': row['approved_by'],
-                        'approved_at': (row['detail'] or '').replace('approved at ', '', 1) or at}) %}
+      {# an approval is dated by what proves it, never by the packet's text (issue 55): the database's clock where the
+         row was recorded when the approval was given (`approve --target`, pure dbt's apply_backfill); else, recorded
+         by the first apply of an approval given offline, its time is unproven and it counts as given when the run
+         was planned: an approval cannot precede its plan, so it never outranks a later decision #}
+      {% set proven = (row['detail'] or '').endswith(' (recorded when approved)') %}
+      {% do run.update({'approved_by': row['approved_by'], 'approval_proven': proven,
+                        'approved_at': at if proven else (run.planned_at or at)}) %}
     {% elif event == 'cleaned' %}
       {% set detail = fromjson(row['detail']) if (row['detail'] or '').startswith('{') else {} %}
       {% do run.update({'cleaned': {'at': at, 'by': detail.get('by')}}) %}

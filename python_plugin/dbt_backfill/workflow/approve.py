@@ -110,7 +110,8 @@ def record_approval(runner: DbtRunner, packet: Packet, approval: Approval) -> st
                     "outcome": (
                         f"despite {packet.review.get('verdict')}: {approval.despite}" if approval.despite else None
                     ),
-                    "detail": f"approved at {approval.approved_at}",
+                    # the ledger dates an approval by this row's own time only when it says so (issue 55)
+                    "detail": f"approved at {approval.approved_at} (recorded when approved)",
                 },
             },
         )
