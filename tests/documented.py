@@ -9,6 +9,8 @@ Conventions the pages follow, and test_documented_commands.py enforces:
   SHA-256 the last `plan_backfill` logged, as a person copies them from the plan's log.
 - `.venv/bin/python bench/run.py …` lines are checked by the benchmark's own option parser (test_bench_harness.py
   runs `--quick`; the full sizes are by hand).
+- A block with a `git …` line is the pull-request flow: tests/test_signed_approvals.py runs each of its lines as
+  written (with the shell, `xargs` included), in a local git repository and its clone.
 - `make …`, `pip install …`, `source …` and `cd …` set a machine or a shell up; they are not run here (CI runs
   `make test` itself; the demo test runs the demo). A block with `cd dbt_backfill_demo` runs in the
   project `make demo` leaves, in tests/test_demo.py.
@@ -33,6 +35,9 @@ EXCERPT_MARK = (
 )
 RUN = ("dbt-backfill", "dbt", "cat")
 SET_UP = ("make", "pip", "source", "cd")
+# a ```bash block with a `git …` line is the pull-request flow (docs/approvals.md): each line runs as written in a
+# local git repository, by tests/test_signed_approvals.py, not in the seed project
+PULL_REQUEST = ("git", "xargs")
 BENCH = ".venv/bin/python"  # `.venv/bin/python bench/run.py …`: its options checked by bench's own parser; the
 # suite runs `--quick` (test_bench_harness.py), the full sizes take ~20 minutes by hand
 PLACEHOLDERS = ("<run_id>", "<sha256>")
@@ -63,6 +68,7 @@ class Block:
     commands: list[DocumentedCommand]
     transcript: tuple[int, int] | None = None  # the console block's content lines [start, end), 0-based
     in_demo: bool = False
+    in_pull_request: bool = False
 
 
 @dataclass
@@ -104,7 +110,12 @@ def read_page(path: Path) -> Page:
                 for number in range(index + 1, end)
                 if lines[number].strip() and not lines[number].lstrip().startswith("#")
             ]
-            block = Block(path, commands, in_demo=any(c.text == "cd dbt_backfill_demo" for c in commands))
+            block = Block(
+                path,
+                commands,
+                in_demo=any(c.text == "cd dbt_backfill_demo" for c in commands),
+                in_pull_request=any(c.words[0] == "git" for c in commands),
+            )
             following = end + 1
             while following < len(lines) and not lines[following].strip():
                 following += 1

@@ -27,6 +27,7 @@
 {% macro apply_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
                           watermark=none, allow_watermark_move=false, approval={}, control=none, batch_size=5,
                           packet_sha256=none, source=none, allow_source_drift=none, downstream=[]) %}
+  {% do dbt_backfill._refuse_unproven_approval(model, run_id, approval) %}
   {% set session = dbt_backfill._write_session(target, model, partition_by, business_key, additive, material_columns, approval,
       run_id, partitions, packet_sha256, publishing=true) %}
   {% set target_relation, scope, target_columns, audit_fields = session.relation, session.scope, session.columns, session.audit_fields %}
@@ -123,8 +124,9 @@
   {% endfor %}
   {% if not recorded %}
     {% do dbt_backfill.record_audit_event(target_relation, 'approved', run_id, dbt_backfill._merged(audit_fields,
-        {'detail': 'approved at ' ~ approval.get('approved_at') ~ (' (recorded when approved)'
-                   if approval.get('recorded_when_approved') else ' (recorded by its first apply)'),
+        {'detail': 'approved at ' ~ approval.get('approved_at') ~ (' (recorded when approved'
+                   if approval.get('recorded_when_approved') else ' (recorded by its first apply')
+                   ~ dbt_backfill._signatures_said(approval) ~ ')',
          'outcome': ('despite its review: ' ~ approval.despite) if approval.get('despite') else none})) %}
   {% endif %}
   {% do dbt_backfill._commit() %}
@@ -293,4 +295,14 @@
 {% macro _approval_time_said(run) %}
   {{ return(' at ' ~ run.approved_at if run.get('approval_proven')
             else ', given offline (its time unproven: dated by its plan, ' ~ run.get('approved_at') ~ ')') }}
+{% endmacro %}
+
+{# How the approval was proven, for the audit trail (`history`, `partitions` read it): "; signed by <principal> (key
+   <fingerprint>), …" for each key the CLI verified, nothing for a typed name. #}
+{% macro _signatures_said(approval) %}
+  {% set each = [] %}
+  {% for signature in approval.get('signatures') or [] %}
+    {% do each.append(signature.principal ~ ' (key ' ~ signature.key ~ ', signed ' ~ signature.approved_at ~ ')') %}
+  {% endfor %}
+  {{ return(('; signed by ' ~ each | join(', ')) if each else '') }}
 {% endmacro %}

@@ -51,7 +51,7 @@
          row was recorded when the approval was given (`approve --target`, pure dbt's apply_backfill); else, recorded
          by the first apply of an approval given offline, its time is unproven and it counts as given when the run
          was planned: an approval cannot precede its plan, so it never outranks a later decision #}
-      {% set proven = (row['detail'] or '').endswith(' (recorded when approved)') %}
+      {% set proven = ' (recorded when approved' in (row['detail'] or '') %}
       {% do run.update({'approved_by': row['approved_by'], 'approval_proven': proven,
                         'approved_at': at if proven else (run.planned_at or at)}) %}
     {% elif event == 'cleaned' %}

@@ -8,7 +8,7 @@
   watermark as {column|relation|query: ...}, windows as {before: N, after: N}.
 #}
 {% macro _backfill_spec(model, meta, overrides={}) %}
-  {% set known = ['additive', 'approval_ttl', 'business_key', 'checks', 'cost_warning', 'depends_on_window',
+  {% set known = ['additive', 'approval', 'approval_ttl', 'business_key', 'checks', 'cost_warning', 'depends_on_window',
                   'exclude_columns', 'input_window', 'order_by', 'partition_by', 'protected', 'stage_schema',
                   'watermark', 'window_proof_max_age'] %}
   {% if meta is not none and meta is not mapping %}
@@ -31,6 +31,8 @@
     {% do dbt_backfill._fail(model ~ ': meta.backfill.partition_by (or --partition-by) must name one column. Nothing '
         ~ 'was changed.') %}
   {% endif %}
+  {# who may approve: checked here with the rest of the contract, before anything is read (_approval_policy) #}
+  {% do dbt_backfill._approval_policy({'name': model, 'config': {'meta': {'backfill': merged}}, 'meta': {}}) %}
   {% set business_key = dbt_backfill._spec_names(merged.business_key, 'business_key', model) %}
   {% if not business_key %}
     {% do dbt_backfill._fail(model ~ ': meta.backfill.business_key (or --business-key) must name the column(s) that '

@@ -195,7 +195,8 @@
   {% do l.append('') %}
   {% do l.append('## Execution Batches') %}
   {% do l.append('') %}
-  {% do l.append('- **Approval to start:** ' ~ commands.approve ~ ' binds to this packet\'s exact content; then ' ~ commands.apply ~ '.') %}
+  {% do l.append('- **Approval to start:** ' ~ commands.approve ~ ' binds to this packet\'s exact content; then ' ~ commands.apply ~ '.'
+      ~ ((' Who may approve: ' ~ plan.review.approval_policy ~ '.') if plan.review.get('approval_policy') else '')) %}
   {% do l.append('- **Deadline:** apply by ' ~ plan.expires_at ~ ' (meta.backfill.approval_ttl after the plan); later, and '
       ~ 'whenever a relation the builds read no longer reads as pinned here, apply refuses the packet: plan again.') %}
   {% do l.append('- **Canary:** ' ~ canary ~ ' is replaced first and verified (fingerprint re-read after commit) before anything else.') %}

@@ -13,6 +13,8 @@
                                                                  run_id, partitions),
                      'protected_unguarded': dbt_backfill._protected_unguarded(node)}) %}
   {% do plan.update({'review': dbt_backfill._review(plan)}) %}
+  {# who may approve, as the written plan names it (apply reads the policy afresh from the project) #}
+  {% do plan.review.update({'approval_policy': dbt_backfill._approval_policy(node).said}) %}
   {% do plan.pop('other_runs') %}{% do plan.pop('protected_unguarded') %}
   {% set differing = [] %}
   {% for p in plan.partitions if not (p.builds.a.sha256 == p.target_before.sha256 and p.commitment == p.target_before_commitment) %}

@@ -19,7 +19,7 @@ import click
 from click.core import ParameterSource
 
 from dbt_backfill import __version__, formatter, options
-from dbt_backfill.dbt_runner import redact
+from dbt_backfill.dbt_runner import default_project_dir, redact
 from dbt_backfill.demo import run_demo
 from dbt_backfill.errors import BackfillError, BackfillRefused, Interrupted
 from dbt_backfill.packet import PacketFile
@@ -116,7 +116,7 @@ def plan(
 @main.command()
 @options.approve
 @reaches_dbt
-def approve(packet: Path, by: str, despite: str | None, call: options.Call) -> None:
+def approve(packet: Path, by: str | None, key: Path | None, despite: str | None, call: options.Call) -> None:
     """Approve the exact content of PACKET (binds to its SHA-256). Given --project-dir, --profiles-dir or --target,
     it also records the approval in the target's audit trail; else the first apply does."""
     context = click.get_current_context()
@@ -126,7 +126,8 @@ def approve(packet: Path, by: str, despite: str | None, call: options.Call) -> N
     )
     opened = PacketFile.read(packet)
     runner = call.runner(opened.packet.dbt_target) if told else None
-    approved = approve_.approve(opened, by, runner=runner, despite=despite)
+    signing = approve_.Signing(key, (call.project_dir or default_project_dir()).resolve()) if key else None
+    approved = approve_.approve(opened, by, runner=runner, despite=despite, signing=signing)
     call.emit(formatter.approved_json(approved), formatter.approved_text(approved, packet))
 
 

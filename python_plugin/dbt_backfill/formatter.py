@@ -308,18 +308,30 @@ def approved_text(approved: Approved, path: Path) -> str:
         else ""
     )
     if not approved.told_the_target:
-        trail = " The first apply records the approval in the audit trail, with this time."
+        trail = (
+            " The first apply records the approval in the audit trail; given offline, it counts as given when the "
+            "run was planned."
+        )
     elif approved.not_recorded is None:
         trail = f" Recorded in the audit trail of {approved.packet.target}."
     else:
         trail = (
-            f" Not recorded in the audit trail ({approved.not_recorded}): the first apply records it, with this time."
+            f" Not recorded in the audit trail ({approved.not_recorded}): the first apply records it, and it then counts "
+            "as given when the run was planned."
         )
     verdict = f" Its review: {review.get('verdict')} ({review.get('reason')})" + (
         f"; approved despite it: {approval.despite}." if approval.despite else "."
     )
+    signed = approved.signed
+    if signed is not None and approved.further:
+        return (
+            f"Signed by {signed.principal} (key {signed.key}) at {signed.approved_at}: a further approval of packet "
+            f"sha256 {approval.packet_sha256}, approved by {approval.approved_by}. Written to {signed.path}. "
+            f"Next: dbt-backfill apply {path}"
+        )
+    proven = f" Signed by the key {signed.key}, written to {signed.path}." if signed else ""
     return (
-        f"Approved by {approval.approved_by}: packet sha256 {approval.packet_sha256}."
+        f"Approved by {approval.approved_by}: packet sha256 {approval.packet_sha256}.{proven}"
         f"{verdict}{reviewed}{trail} Any later edit voids this approval. Apply by {approved.packet.expires_at}. "
         f"Next: dbt-backfill apply {path}"
     )

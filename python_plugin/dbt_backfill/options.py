@@ -170,7 +170,15 @@ plan = stacked(
 
 approve = stacked(
     PACKET,
-    click.option("--by", required=True, help="Who approves (recorded in the packet)."),
+    click.option("--by", help="Who approves (recorded in the packet): a typed name, unless --sign proves it."),
+    click.option(
+        "--sign",
+        "key",
+        type=click.Path(dir_okay=False, exists=True, path_type=Path),
+        metavar="KEY",
+        help="Sign the approval with this SSH private key; the project's .dbt-backfill/allowed_signers must list it "
+        "(its principal is the approver). Written beside the packet, in PACKET.approvals/.",
+    ),
     click.option(
         "--despite",
         metavar="REASON",

@@ -10,7 +10,7 @@ from dbt_backfill.dbt_runner import DbtRunner, Invocation
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Approval, Packet, PacketFile
-from dbt_backfill.workflow.approval import refuse_blocked, require_approval
+from dbt_backfill.workflow.approval import KeyApproval, refuse_blocked, require_approval, verified_approvals
 from dbt_backfill.workflow.audit_trail import audited, record_if_refused
 from dbt_backfill.workflow.placement import refuse_elsewhere
 from dbt_backfill.workflow.state import stopped
@@ -65,11 +65,14 @@ def _apply(
         packet, f"Run `dbt-backfill approve {path} --by <name>` after reviewing it. The target is unchanged."
     )
     refuse_blocked(packet)
+    # approvals proven by a key, each verified here (the warehouse cannot run OpenSSH); the model's policy, read
+    # by the package from the project, decides whether they suffice (_refuse_unproven_approval)
+    signatures = verified_approvals(path, packet, runner.options.project_dir)
     if batch_size is not None and batch_size < 1:
         raise BackfillError(f"--batch-size must be at least 1, got {batch_size}. The target is unchanged.")
     try:
         with runner.stopping_only_between(("partition_replaced", "partition_skipped", "checkpoint")):
-            invocation = _replace(runner, packet, approval, batch_size, allow_source_drift)
+            invocation = _replace(runner, packet, approval, signatures, batch_size, allow_source_drift)
     except (BackfillError, BackfillRefused, KeyboardInterrupt) as failure:
         # recorded here: the caller's `audited` sees it inside StoppedShort, with the state read after it
         record_if_refused(runner, packet.target, packet.run_id, packet.model, failure)
@@ -98,7 +101,12 @@ def _apply(
 
 
 def _replace(
-    runner: DbtRunner, packet: Packet, approval: Approval, batch_size: int | None, allow_source_drift: str | None
+    runner: DbtRunner,
+    packet: Packet,
+    approval: Approval,
+    signatures: tuple[KeyApproval, ...],
+    batch_size: int | None,
+    allow_source_drift: str | None,
 ) -> Invocation:
     return runner.run_operation(
         "apply_partitions",
@@ -106,7 +114,7 @@ def _replace(
             **packet.scope_args(),
             "watermark": dict(packet.watermark_config) if packet.watermark_config else None,
             "allow_watermark_move": "watermark_move" in packet.allowances,
-            "approval": approval.to_dict(),
+            "approval": {**approval.to_dict(), "signatures": [s.to_dict() for s in signatures]},
             "partitions": packet.partition_args(),
             "control": dict(packet.control) if packet.control else None,
             "batch_size": batch_size or packet.batch_size,

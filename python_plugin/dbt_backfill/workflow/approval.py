@@ -4,8 +4,12 @@ rollback, verify and status each ask before they act."""
 from __future__ import annotations
 
 import datetime as dt
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
 
-from dbt_backfill.errors import BackfillRefused
+from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.packet import Approval, Packet
 
 # a clock this far ahead of the machine's is a clock, not an edit
@@ -69,3 +73,168 @@ def refuse_blocked(packet: Packet) -> None:
             f"the plan's review judged this packet BLOCK ({described}): it is for "
             f"review only. Fix the cause and plan again. The target is unchanged.",
         )
+
+
+# ---- approvals proven by a key (issue 55): OpenSSH's signatures, as `git commit -S` makes them with gpg.format=ssh
+
+SIGNATURE_NAMESPACE = "dbt-backfill"  # ssh-keygen -n: a signature made for git or anything else never verifies here
+ALLOWED_SIGNERS = Path(".dbt-backfill") / "allowed_signers"  # in the dbt project: git's allowed_signers format
+
+
+@dataclass(frozen=True)
+class KeyApproval:
+    """One approval proven by a key: who the project's allowed-signers file says holds it, and when it was given."""
+
+    principal: str
+    key: str  # the key's SHA256 fingerprint, as ssh-keygen prints it
+    approved_at: str
+    path: Path
+
+    def to_dict(self) -> dict[str, str]:
+        return {"principal": self.principal, "key": self.key, "approved_at": self.approved_at}
+
+
+def approvals_dir(packet_path: Path) -> Path:
+    """Where a packet's signed approvals live: beside it, so they are committed and reviewed with it."""
+    return packet_path.with_name(packet_path.name + ".approvals")
+
+
+def signed_text(packet: Packet, approved_at: str) -> bytes:
+    """What an approver signs: the run, the packet's SHA-256 and the approval's time (so neither can be edited)."""
+    return (
+        f"dbt-backfill approval\nrun_id: {packet.run_id}\npacket_sha256: {packet.sha256()}\n"
+        f"approved_at: {approved_at}\n"
+    ).encode()
+
+
+def _ssh_keygen(*args: str, data: bytes) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run(["ssh-keygen", *args], input=data, capture_output=True, timeout=60, check=False)
+    except FileNotFoundError:
+        raise BackfillError(
+            "ssh-keygen (OpenSSH) is not on PATH: it signs and verifies approvals. Install OpenSSH (it comes with "
+            "git on most machines). The target is unchanged."
+        ) from None
+
+
+def _verify_time(approved_at: str) -> str:
+    """An approval's time as ssh-keygen's verify-time: a key listed with valid-before still proves what it signed
+    before then, and nothing after."""
+    at = dt.datetime.fromisoformat(approved_at)
+    at = at if at.tzinfo else at.replace(tzinfo=dt.timezone.utc)
+    return at.astimezone(dt.timezone.utc).strftime("%Y%m%d%H%M%SZ")
+
+
+def _principal(signers: Path, signature: Path, approved_at: str) -> str | None:
+    """The principal the allowed-signers file lists for the key that made `signature`, valid at the approval's time;
+    None when it lists none."""
+    found = _ssh_keygen(
+        "-Y", "find-principals", "-f", str(signers), "-s", str(signature), "-O",
+        f"verify-time={_verify_time(approved_at)}", data=b"",
+    )  # fmt: skip
+    principals = found.stdout.decode().split()
+    return principals[0] if found.returncode == 0 and principals else None
+
+
+def _verified_key(signers: Path, principal: str, signature: Path, text: bytes, approved_at: str) -> str | None:
+    """The fingerprint of the key, when `signature` is `principal`'s over exactly `text`; else None."""
+    checked = _ssh_keygen(
+        "-Y", "verify", "-f", str(signers), "-I", principal, "-n", SIGNATURE_NAMESPACE, "-s", str(signature),
+        "-O", f"verify-time={_verify_time(approved_at)}", data=text,
+    )  # fmt: skip
+    said = re.search(r"key (SHA256:\S+)", (checked.stdout + checked.stderr).decode())
+    return said.group(1) if checked.returncode == 0 and said else None
+
+
+def sign_approval(packet_path: Path, packet: Packet, key: Path, project_dir: Path, approved_at: str) -> KeyApproval:
+    """Sign the packet's approval with `key` (an SSH private key), refused unless the project's allowed-signers file
+    lists it; written beside the packet as <principal>-<key>.sig, and .txt: the text it signed, to be read in review
+    (not .yml, which a job that applies the packets a merge added would take for one)."""
+    signers = project_dir / ALLOWED_SIGNERS
+    if not signers.is_file():
+        raise BackfillError(
+            f"{signers} does not exist: list each approver's public key there (git's allowed_signers format, "
+            f"`<principal> <key>`) before signing. The packet is unchanged."
+        )
+    text = signed_text(packet, approved_at)
+    made = _ssh_keygen("-Y", "sign", "-f", str(key), "-n", SIGNATURE_NAMESPACE, data=text)
+    if made.returncode != 0:
+        raise BackfillError(
+            f"ssh-keygen could not sign with {key}: {made.stderr.decode().strip()}. The packet is unchanged."
+        )
+    folder = approvals_dir(packet_path)
+    folder.mkdir(exist_ok=True)
+    pending = folder / ".signing.sig"
+    pending.write_bytes(made.stdout)
+    principal = _principal(signers, pending, approved_at)
+    fingerprint = _verified_key(signers, principal, pending, text, approved_at) if principal else None
+    if principal is None or fingerprint is None:
+        pending.unlink()
+        raise BackfillRefused(
+            "signer_not_listed",
+            f"the key {key} is not listed in {signers}: its holder is not one who may approve. The packet is "
+            f"unchanged.",
+        )
+    # one file per principal and key: a principal's second key signs beside the first (and counts once)
+    safe = re.sub(r"[^A-Za-z0-9@._-]", "_", principal) + "-" + re.sub(r"[^A-Za-z0-9]", "", fingerprint[7:])[:8]
+    signature = folder / f"{safe}.sig"
+    pending.replace(signature)
+    signature.with_suffix(".txt").write_bytes(text)
+    return KeyApproval(principal, fingerprint, approved_at, signature)
+
+
+def verified_approvals(packet_path: Path, packet: Packet, project_dir: Path) -> tuple[KeyApproval, ...]:
+    """Every signed approval beside the packet, each verified by ssh-keygen against the project's allowed-signers
+    file over this packet's run and SHA-256 at the approval's time. One that does not verify refuses the command:
+    a signature is never silently left out (BackfillRefused, exit 3)."""
+    folder = approvals_dir(packet_path)
+    if not folder.is_dir():
+        return ()
+    signers = project_dir / ALLOWED_SIGNERS
+    found: list[KeyApproval] = []
+    for signature in sorted(folder.glob("*.sig")):
+        said = signature.with_suffix(".txt")
+        try:
+            approved_at = re.search(r"^approved_at: (\S+)$", said.read_text(), re.M).group(1)  # type: ignore[union-attr]
+            _verify_time(approved_at)
+        except (OSError, ValueError, AttributeError):
+            raise _unverified(signature, f"{said.name} beside it does not say when it was given") from None
+        problem = _time_problem(packet, approved_at)
+        if problem:
+            raise _unverified(signature, problem)
+        principal = _principal(signers, signature, approved_at) if signers.is_file() else None
+        if principal is None:
+            raise _unverified(
+                signature,
+                f"{signers} lists no key that made it (not listed, no longer listed, or not at {approved_at})",
+            )
+        key = _verified_key(signers, principal, signature, signed_text(packet, approved_at), approved_at)
+        if key is None:
+            raise _unverified(
+                signature,
+                f"it was not made over this packet (run {packet.run_id}, sha256 {packet.sha256()[:12]}…, approved at "
+                f"{approved_at}): it signs another packet, or what it signed was edited",
+            )
+        found.append(KeyApproval(principal, key, approved_at, signature))
+    return tuple(found)
+
+
+def _time_problem(packet: Packet, approved_at: str) -> str | None:
+    at = dt.datetime.fromisoformat(approved_at)
+    at = at if at.tzinfo else at.replace(tzinfo=dt.timezone.utc)
+    if at > dt.datetime.now(dt.timezone.utc) + CLOCK_SKEW:
+        return f"it is dated {approved_at}, after now"
+    if packet.expires_at and at > dt.datetime.fromisoformat(packet.expires_at).replace(
+        tzinfo=dt.datetime.fromisoformat(packet.expires_at).tzinfo or dt.timezone.utc
+    ):
+        return f"it is dated {approved_at}, after the packet's deadline {packet.expires_at}"
+    return None
+
+
+def _unverified(signature: Path, why: str) -> BackfillRefused:
+    return BackfillRefused(
+        "signature_invalid",
+        f"the signed approval {signature} does not hold: {why}. Remove it, or have the approver sign this packet "
+        f"again (`dbt-backfill approve PACKET --sign KEY`). The target is unchanged.",
+        {"signature": str(signature)},
+    )

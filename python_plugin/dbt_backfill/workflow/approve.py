@@ -10,7 +10,7 @@ from dbt_backfill.causes import classify
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.packet import Approval, Packet, PacketFile, file_sha256, plan_document_path
-from dbt_backfill.workflow.approval import approval_problem, refuse_blocked
+from dbt_backfill.workflow.approval import KeyApproval, approval_problem, refuse_blocked, sign_approval
 from dbt_backfill.workflow.placement import refuse_elsewhere
 
 
@@ -25,37 +25,55 @@ class WrittenPlan:
 
 
 @dataclass(frozen=True)
+class Signing:
+    """approve --sign: the SSH private key, and the dbt project whose allowed-signers file must list it."""
+
+    key: Path
+    project_dir: Path
+
+
+@dataclass(frozen=True)
 class Approved:
     packet: Packet
     approval: Approval
     not_recorded: str | None  # why the audit trail does not hold the approval yet (the first apply records it)
     told_the_target: bool  # approve was told where the target is, and tried to record it there
     written_plan: WrittenPlan | None  # None when the packet has no written plan beside it
+    signed: KeyApproval | None = None  # approve --sign: the approval the key proves
+    further: bool = False  # the packet was approved already: this is one more approver's signature
 
 
 def approve(
     opened: PacketFile,
-    by: str,
+    by: str | None,
     now: dt.datetime | None = None,
     runner: DbtRunner | None = None,
     despite: str | None = None,
+    signing: Signing | None = None,
 ) -> Approved:
     """Write the approval into the packet, and read the written plan beside it. With `runner` (approve was told where the target is), the packet must be planned for that target, and the
     approval is recorded there before the packet file is written: a refusal there (no plan wrote this content, the
     run is approved already) leaves the file as it was. When the database cannot take the row, the file is written
     and the first apply records the approval."""
     by = (by or "").strip()
-    if not by:
-        raise BackfillError("--by must name the person approving. The packet is unchanged.")
+    if not by and signing is None:
+        raise BackfillError("--by must name the person approving (or --sign KEY prove it). The packet is unchanged.")
     packet = opened.packet
     if runner is not None:
         refuse_elsewhere(runner, packet)
     refuse_blocked(packet)
+    now = now or dt.datetime.now(dt.timezone.utc)
     if packet.approval is not None:
         problem = approval_problem(packet)
         if problem:
             raise BackfillRefused(
                 "approval_invalid", f"{problem}. Plan again and approve the new packet; the target is unchanged."
+            )
+        if signing is not None:
+            # one more approver's signature (a policy may require several): the approval block stays the first's
+            further = _signed(opened.path, packet, signing, now, by)
+            return Approved(
+                packet, packet.approval, None, False, written_plan(opened.path, packet.approval), further, True
             )
         raise BackfillError(
             f"the packet is already approved by {packet.approval.approved_by} at "
@@ -71,17 +89,30 @@ def approve(
             f'--despite "<reason>" (recorded with the approval). The packet '
             f"is unchanged.",
         )
-    now = now or dt.datetime.now(dt.timezone.utc)
+    signed = _signed(opened.path, packet, signing, now, by) if signing is not None else None
     approval = Approval(
-        approved_by=by,
+        approved_by=signed.principal if signed else by,
         approved_at=now.isoformat(timespec="seconds"),
         packet_sha256=packet.sha256(),
         despite=despite if verdict != "SAFE TO RUN" else None,
     )
     approved = packet.approved(approval)
-    not_recorded = record_approval(runner, approved, approval) if runner is not None else None
+    not_recorded = record_approval(runner, approved, approval, signed) if runner is not None else None
     approved.write(opened.path)
-    return Approved(approved, approval, not_recorded, runner is not None, written_plan(opened.path, approval))
+    return Approved(approved, approval, not_recorded, runner is not None, written_plan(opened.path, approval), signed)
+
+
+def _signed(path: Path, packet: Packet, signing: Signing, now: dt.datetime, by: str) -> KeyApproval:
+    """The approval signed with the key; --by, when given too, must be the principal the key is listed for."""
+    signed = sign_approval(path, packet, signing.key, signing.project_dir, now.isoformat(timespec="seconds"))
+    if by and by != signed.principal:
+        signed.path.unlink()
+        signed.path.with_suffix(".txt").unlink()
+        raise BackfillError(
+            f"--by {by} is not who the key is listed for ({signed.principal}): a signed approval is the key "
+            f"holder's. The packet is unchanged."
+        )
+    return signed
 
 
 def written_plan(packet_path: Path, approval: Approval) -> WrittenPlan | None:
@@ -92,7 +123,9 @@ def written_plan(packet_path: Path, approval: Approval) -> WrittenPlan | None:
     return WrittenPlan(document, file_sha256(document), approval.packet_sha256 in document.read_text(errors="replace"))
 
 
-def record_approval(runner: DbtRunner, packet: Packet, approval: Approval) -> str | None:
+def record_approval(
+    runner: DbtRunner, packet: Packet, approval: Approval, signed: KeyApproval | None = None
+) -> str | None:
     """The `approved` row, with the approval's own time and approver; None when recorded, else why the database
     could not take it. A refusal (no plan of the target wrote this packet; the run's approval is recorded already)
     is raised. The first apply records an approval not recorded yet: one row per run, either way."""
@@ -111,7 +144,12 @@ def record_approval(runner: DbtRunner, packet: Packet, approval: Approval) -> st
                         f"despite {packet.review.get('verdict')}: {approval.despite}" if approval.despite else None
                     ),
                     # the ledger dates an approval by this row's own time only when it says so (issue 55)
-                    "detail": f"approved at {approval.approved_at} (recorded when approved)",
+                    "detail": f"approved at {approval.approved_at} (recorded when approved"
+                    + (
+                        f"; signed by {signed.principal} (key {signed.key}, signed {signed.approved_at}))"
+                        if signed
+                        else ")"
+                    ),
                 },
             },
         )

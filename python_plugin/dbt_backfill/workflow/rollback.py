@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.packet import Packet, PacketFile
-from dbt_backfill.workflow.approval import require_approval
+from dbt_backfill.workflow.approval import require_approval, verified_approvals
 from dbt_backfill.workflow.audit_trail import audited, record_if_refused, who_runs
 from dbt_backfill.workflow.placement import refuse_elsewhere
 from dbt_backfill.workflow.state import stopped
@@ -36,13 +36,15 @@ def _rollback(runner: DbtRunner, opened: PacketFile, who: str) -> RollbackResult
     approval = require_approval(
         packet, "Only an approved, unedited packet can be rolled back. The target is unchanged."
     )
+    # a rollback writes too: the model's policy counts the same proven approvals as apply (_refuse_unproven_approval)
+    signatures = verified_approvals(path, packet, runner.options.project_dir)
     try:
         with runner.stopping_only_between(("partition_restored", "partition_skipped")):
             invocation = runner.run_operation(
                 "rollback_partitions",
                 {
                     **packet.scope_args(),
-                    "approval": approval.to_dict(),
+                    "approval": {**approval.to_dict(), "signatures": [s.to_dict() for s in signatures]},
                     "partitions": packet.partition_args(),
                     "packet_sha256": packet.sha256(),
                     "rolled_back_by": who,
