@@ -25,6 +25,7 @@ MACROS = REPO / "macros"
 STEPS = {
     "stale",
     "ledger",
+    "approve",
     "plan",
     "stage",
     "source_pin",

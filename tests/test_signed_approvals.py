@@ -8,22 +8,26 @@ name and its plan says so."""
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 import json
 import os
 import re
+import secrets
 import shutil
 import subprocess
 
 import pytest
 import yaml
-from backends import ENGINE_INDEPENDENT
+from backends import ENGINE_INDEPENDENT, POSTGRES_ONLY
 from conftest import trips_on
+from dbt_backfill.packet import PacketFile
+from dbt_backfill.workflow.approval import signed_text
 from documented import REPO, read_page
 from project import BIN
-from test_tampering import refused, snapshot
+from test_tampering import as_role, refused, snapshot
 
-trips = trips_on(ENGINE_INDEPENDENT)
+trips = trips_on([*POSTGRES_ONLY, *ENGINE_INDEPENDENT])
 
 DAYS = "2026-03-01..2026-03-02"
 POLICY = "\nvars:\n  dbt_backfill_approval: {signers: [dana@example.com, lee@example.com], required: 2}\n"
@@ -75,9 +79,10 @@ def test_with_a_policy_only_listed_keys_of_distinct_people_lead_to_a_write(trips
     )
     assert applied.returncode == 1 and "<<dbt_backfill:refused>>" in applied.output, applied.output
     assert (
-        "fct_trips's approval policy requires 2 approval(s) signed by a key the project's "
-        ".dbt-backfill/allowed_signers lists for one of dana@example.com, lee@example.com; this packet has 0: the "
-        "approval by Dana Owner is a typed name, which proves no one." in applied.output
+        "fct_trips's approval policy requires 2 approval(s) by distinct people (keys listed for dana@example.com, "
+        "lee@example.com); this packet has 0: the approval by Dana Owner is a typed name, which proves no one. Each "
+        "approver signs with `dbt-backfill approve PACKET --sign KEY` (the CLI verifies the keys; pure dbt cannot "
+        "run OpenSSH). The target is unchanged." in applied.output
     )
     assert snapshot(trips) == before
 
@@ -85,8 +90,8 @@ def test_with_a_policy_only_listed_keys_of_distinct_people_lead_to_a_write(trips
     planned = trips.backfill("plan", "fct_trips", "--partitions", DAYS, "--out", str(out))
     assert planned.returncode == 0, planned.output
     assert (
-        "Who may approve: 2 approval(s) signed by the keys .dbt-backfill/allowed_signers lists for "
-        "dana@example.com, lee@example.com (`dbt-backfill approve PACKET --sign KEY`); a typed name is not "
+        "Who may approve: 2 approval(s) by distinct people, signed by the keys .dbt-backfill/allowed_signers lists "
+        "for dana@example.com, lee@example.com (`dbt-backfill approve PACKET --sign KEY`); a typed name is not "
         "accepted."
     ) in out.with_suffix(".md").read_text()
     packet_text = out.read_text()
@@ -112,9 +117,8 @@ def test_with_a_policy_only_listed_keys_of_distinct_people_lead_to_a_write(trips
     # a signature over another packet, put beside this one as Lee's
     approvals = out.with_name("signed.yml.approvals")
     other = tmp_path / "other.txt"
-    other.write_bytes(
-        b"dbt-backfill approval\nrun_id: another\npacket_sha256: 0\napproved_at: 2026-01-01T00:00:00+00:00\n"
-    )
+    now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    other.write_bytes(f"dbt-backfill approval\nrun_id: another\npacket_sha256: 0\napproved_at: {now}\n".encode())
     made = subprocess.run(
         ["ssh-keygen", "-Y", "sign", "-f", str(lee), "-n", "dbt-backfill", str(other)], check=False, capture_output=True
     )
@@ -135,7 +139,8 @@ def test_with_a_policy_only_listed_keys_of_distinct_people_lead_to_a_write(trips
     assert sign(trips, out, lee).returncode == 0
     [dana_said] = [p for p in approvals.glob("dana@example.com-*.txt")][:1]
     original = dana_said.read_text()
-    dana_said.write_text(re.sub(r"^approved_at: .*$", "approved_at: 2026-01-01T00:00:00+00:00", original, flags=re.M))
+    edited = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(minutes=1)).isoformat(timespec="seconds")
+    dana_said.write_text(re.sub(r"^approved_at: .*$", f"approved_at: {edited}", original, flags=re.M))
     refused(trips.backfill("apply", str(out)), "does not hold: it was not made over this packet")
     dana_said.write_text(original)
     assert snapshot(trips) == before
@@ -259,7 +264,11 @@ def test_the_pull_request_flow_applies_a_signed_packet_on_merge_and_refuses_a_fo
     merged("backfill/forged")
     refused_job = run_block(job, clone, job_env, last_status=123)
     assert "refused: the signed approval " in refused_job.stderr, refused_job.stderr
-    assert "does not hold: it was not made over this packet" in refused_job.stderr
+    # signed over the other packet (and, unless in the same second, before this one was planned): either is said
+    assert (
+        "does not hold: it was not made over this packet" in refused_job.stderr
+        or "before the packet was planned" in refused_job.stderr
+    ), refused_job.stderr
     assert snapshot(trips) == before
 
     merged("backfill/march-fares")
@@ -267,3 +276,148 @@ def test_the_pull_request_flow_applies_a_signed_packet_on_merge_and_refuses_a_fo
     assert snapshot(trips) != before
     verified = shell(clone, "dbt-backfill verify backfills/march-fares.yml", job_env)
     assert verified.returncode == 0, verified.stdout + verified.stderr
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_with_a_role_policy_only_members_logins_other_than_the_planner_lead_to_a_write(trips):
+    """Issue 55, item 3, on PostgreSQL: the policy names a role; an approval counts when a member records it with
+    their own login (pure dbt's approve_backfill, or `approve --target`), the audit trail naming the role that wrote
+    it. The planner's own approval, a role outside the policy claiming another's name, and one person twice are not
+    counted; two members' approvals lead to the write."""
+    out = trips.dir / "backfills" / "roles.yml"
+    owners = f"data_owner_{secrets.token_hex(4)}"
+    with (trips.dir / "dbt_project.yml").open("a") as project_file:
+        project_file.write(f"\nvars:\n  dbt_backfill_approval: {{roles: [{owners}], required: 2}}\n")
+    planned = trips.backfill("plan", "fct_trips", "--partitions", DAYS, "--out", str(out))
+    assert planned.returncode == 0, planned.output
+    assert (
+        f"Who may approve: 2 approval(s) by distinct people, given with their own login by members of the role(s) "
+        f"{owners} (`dbt-backfill approve PACKET --target …`, or dbt_backfill.approve_backfill); not the role that "
+        "recorded the plan; a typed name is not accepted."
+    ) in out.with_suffix(".md").read_text()
+    packet = yaml.safe_load(out.read_text())
+    trips.query(f"create role {owners} nologin")
+    approver = [
+        "grant usage on schema analytics, analytics_backfill to {role}",
+        "grant select on analytics.fct_trips to {role}",
+        "grant select, insert on analytics_backfill.dbt_backfill_audit to {role}",
+    ]
+    dana = as_role(trips, "dana", [*approver, f"grant {owners} to {{role}}"])
+    lee = as_role(trips, "lee", [*approver, f"grant {owners} to {{role}}"])
+    mallory = as_role(trips, "mallory", approver)
+    before = snapshot(trips)
+
+    # the planner approves its own plan, with the target (its login): recorded, not counted
+    approved = trips.backfill("approve", str(out), "--by", "Dana Owner")
+    assert approved.returncode == 0, approved.output
+    planner = trips.query("select current_user")[0][0]
+    refused(
+        trips.backfill("apply", str(out)),
+        f"this packet has 0: the approval by Dana Owner is a typed name, which proves no one; not counted: role "
+        f"{planner} recorded the plan, and the policy does not let the planner approve.",
+    )
+
+    def given_as(target, by):
+        # a packet the CLI planned names its target (pure dbt's own packet is found by its run)
+        args = {"run_id": packet["run_id"], "approved_sha256": yaml.safe_load(out.read_text())["approval"]["packet_sha256"],
+                "approved_by": by, "target_relation": packet["target_relation"]}  # fmt: skip
+        return trips.dbt(
+            "run-operation", "dbt_backfill.approve_backfill", "--target", target, "--args", json.dumps(args)
+        )
+
+    done = given_as("dana", "Dana Owner")
+    assert done.returncode == 0, done.output
+    assert f"recorded as given by {dana}, by the database's own attribution" in done.output
+    again = given_as("dana", "Dana Owner")
+    assert again.returncode == 1 and f"approval by {dana} is recorded already: one approval counts once" in again.output
+    claimed = given_as("mallory", "Lee Owner")  # a name typed for another: the role that wrote the row is what counts
+    assert claimed.returncode == 0, claimed.output
+    refused(
+        trips.backfill("apply", str(out)),
+        f"this packet has 1 (role {dana}); not counted: role {mallory} is not a member of {owners}; role {planner} "
+        "recorded the plan, and the policy does not let the planner approve.",
+    )
+    assert snapshot(trips) == before
+
+    # a second member, through the CLI with their own target: the packet is approved already, so a further approval
+    further = trips.backfill("approve", str(out), "--target", "lee")
+    assert further.returncode == 0, further.output
+    assert f"recorded as given by the role {lee} (the database's own attribution)" in further.stdout
+    applied = trips.backfill("apply", str(out))
+    assert applied.returncode == 0, applied.output
+    assert snapshot(trips) != before
+
+
+def with_signers(project, listed: str, signers: str) -> None:
+    (project.dir / ".dbt-backfill").mkdir(exist_ok=True)
+    (project.dir / ".dbt-backfill" / "allowed_signers").write_text(listed)
+    with (project.dir / "dbt_project.yml").open("a") as project_file:
+        project_file.write(f"\nvars:\n  dbt_backfill_approval: {{signers: [{signers}], required: 1}}\n")
+
+
+def signed_by_hand(private_key, folder, name, text: bytes) -> None:
+    """A signature made with ssh-keygen itself, over any text: what a key holder can always do."""
+    said = folder / f"{name}.txt"
+    said.write_bytes(text)
+    made = subprocess.run(["ssh-keygen", "-Y", "sign", "-f", str(private_key), "-n", "dbt-backfill", str(said)],
+                          capture_output=True, check=False)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    (folder / f"{name}.txt.sig").rename(folder / f"{name}.sig")
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_a_policy_is_not_switched_off_by_vars_nor_met_by_a_backdated_key_or_a_name_that_signed_nothing(trips, tmp_path):
+    """Attacks on the signed approval (each refused, exit 3, the table unchanged): `--vars` setting the policy to
+    null at apply; a key retired with git's valid-before yesterday, signing by hand a packet planned today with a
+    time before its plan; the approval block naming someone other than the principal whose key signed."""
+    dana, dana_public = key(tmp_path, "dana")
+    lee, lee_public = key(tmp_path, "lee")
+    retired = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=1)).strftime("%Y%m%d%H%M%SZ")
+    with_signers(trips, f'dana@example.com {dana_public}\nlee@example.com valid-before="{retired}" {lee_public}\n',
+                 "dana@example.com, lee@example.com")  # fmt: skip
+    out = trips.dir / "backfills" / "attacked.yml"
+    assert trips.backfill("plan", "fct_trips", "--partitions", DAYS, "--out", str(out)).returncode == 0
+    assert trips.approve(out, by="mallory").returncode == 0
+    before = snapshot(trips)
+
+    result = trips.backfill("apply", str(out), "--vars", "{dbt_backfill_approval: null}")
+    refused(
+        result,
+        "--vars sets dbt_backfill_approval: who may approve fct_trips is the project's to say (the var in "
+        "dbt_project.yml, or meta.backfill.approval), never a command line's. The target is unchanged.",
+    )
+    assert snapshot(trips) == before
+
+    packet = PacketFile.read(out).packet
+    folder = out.with_name(out.name + ".approvals")
+    folder.mkdir()
+    backdated = (dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=2)).isoformat(timespec="seconds")
+    signed_by_hand(lee, folder, "lee@example.com-backdated", signed_text(packet, backdated))
+    result = trips.backfill("apply", str(out))
+    refused(result, f"does not hold: it is dated {backdated}, before the packet was planned ({packet.created_at}).")
+    assert snapshot(trips) == before
+    for made in folder.iterdir():
+        made.unlink()
+
+    assert sign(trips, out, dana).returncode == 0  # a further signature: the block still names mallory
+    result = trips.backfill("apply", str(out))
+    refused(
+        result,
+        "the approval names mallory, who signed nothing beside this packet (signed by dana@example.com): "
+        "the approval block was edited.",
+    )
+    assert snapshot(trips) == before
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_a_cascade_under_a_project_wide_policy_is_covered_by_its_roots_signatures(trips, tmp_path):
+    """The root's approval covers its cascade (workflow/cascade.py): under the project's var policy, the root
+    signed and applied, its downstream model is rebuilt on the root's verified signatures, not refused half-done."""
+    dana, dana_public = key(tmp_path, "dana")
+    with_signers(trips, f"dana@example.com {dana_public}\n", "dana@example.com")
+    out = trips.dir / "backfills" / "cascaded.yml"
+    assert trips.backfill("plan", "fct_trips", "--partitions", DAYS, "--out", str(out)).returncode == 0
+    assert sign(trips, out, dana).returncode == 0
+    result = trips.backfill("apply", str(out), "--cascade")
+    assert result.returncode == 0, result.output
+    assert "Cascade: daily_fares applied" in result.stdout

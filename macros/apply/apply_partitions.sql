@@ -27,7 +27,7 @@
 {% macro apply_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
                           watermark=none, allow_watermark_move=false, approval={}, control=none, batch_size=5,
                           packet_sha256=none, source=none, allow_source_drift=none, downstream=[]) %}
-  {% do dbt_backfill._refuse_unproven_approval(model, run_id, approval) %}
+  {% do dbt_backfill._refuse_unproven_approval(model, run_id, approval, dbt_backfill._relation(target)) %}
   {% set session = dbt_backfill._write_session(target, model, partition_by, business_key, additive, material_columns, approval,
       run_id, partitions, packet_sha256, publishing=true) %}
   {% set target_relation, scope, target_columns, audit_fields = session.relation, session.scope, session.columns, session.audit_fields %}

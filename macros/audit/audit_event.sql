@@ -40,6 +40,11 @@
   {% endif %}
   {% do dbt_backfill._fault_point('recording_' ~ event) %}
   {% do dbt_backfill.record_audit_event(target_relation, event, run_id, fields) %}
+  {% if event == 'approved' %}
+    {# `approve --target` is also the approver's own act: the role it ran as gave it (approve_backfill counts these) #}
+    {% do dbt_backfill.record_audit_event(target_relation, 'approval_given', run_id, dbt_backfill._merged(fields,
+        {'detail': 'approved with the login of the role that recorded it (recorded when approved)'})) %}
+  {% endif %}
   {% do dbt_backfill._commit() %}
   {% do dbt_backfill._emit_result('recorded', {'event': event}) %}
 {% endmacro %}

@@ -13,7 +13,7 @@
 #}
 {% macro rollback_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
                              approval={}, packet_sha256=none, rolled_back_by=none) %}
-  {% do dbt_backfill._refuse_unproven_approval(model, run_id, approval) %}
+  {% do dbt_backfill._refuse_unproven_approval(model, run_id, approval, dbt_backfill._relation(target)) %}
   {% set session = dbt_backfill._write_session(target, model, partition_by, business_key, additive, material_columns, approval,
       run_id, partitions, packet_sha256) %}
   {% set target_relation, scope, target_columns, audit_fields = session.relation, session.scope, session.columns, session.audit_fields %}

@@ -323,6 +323,12 @@ def approved_text(approved: Approved, path: Path) -> str:
         f"; approved despite it: {approval.despite}." if approval.despite else "."
     )
     signed = approved.signed
+    if approved.given_by is not None:
+        return (
+            f"Approval of run {approved.packet.run_id} recorded as given by the role {approved.given_by} (the "
+            f"database's own attribution): a further approval of packet sha256 {approval.packet_sha256}, approved by "
+            f"{approval.approved_by}. Next: dbt-backfill apply {path}"
+        )
     if signed is not None and approved.further:
         return (
             f"Signed by {signed.principal} (key {signed.key}) at {signed.approved_at}: a further approval of packet "

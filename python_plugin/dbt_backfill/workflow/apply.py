@@ -10,7 +10,13 @@ from dbt_backfill.dbt_runner import DbtRunner, Invocation
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Approval, Packet, PacketFile
-from dbt_backfill.workflow.approval import KeyApproval, refuse_blocked, require_approval, verified_approvals
+from dbt_backfill.workflow.approval import (
+    KeyApproval,
+    refuse_blocked,
+    refuse_unsigned_name,
+    require_approval,
+    verified_approvals,
+)
 from dbt_backfill.workflow.audit_trail import audited, record_if_refused
 from dbt_backfill.workflow.placement import refuse_elsewhere
 from dbt_backfill.workflow.state import stopped
@@ -37,15 +43,22 @@ class ApplyResult:
     downstream_not_rebuilt: tuple[str, ...] = ()
     changed: tuple[str, ...] = ()
     downstream_said: str | None = None  # the package's sentence naming them
+    # the approvals its keys proved (verified beside the packet; a cascade's child is covered by its root's)
+    signatures: tuple[KeyApproval, ...] = ()
 
 
 def apply(
-    runner: DbtRunner, opened: PacketFile, batch_size: int | None = None, allow_source_drift: str | None = None
+    runner: DbtRunner,
+    opened: PacketFile,
+    batch_size: int | None = None,
+    allow_source_drift: str | None = None,
+    covered_by: tuple[KeyApproval, ...] | None = None,
 ) -> ApplyResult:
     """Replace the approved partitions: the canary first, then batches (the packet's batch size unless
     `batch_size` is given), with a checkpoint after each. Rerunning after an interruption resumes: partitions
     already equal to the approval are skipped (never replaced twice), the rest are replaced. Refused after the
-    packet's deadline, or when the source moved since the plan unless `allow_source_drift` gives the reason."""
+    packet's deadline, or when the source moved since the plan unless `allow_source_drift` gives the reason.
+    `covered_by`: a cascade's child is approved by its root, whose verified signatures cover it."""
     packet = opened.packet
     refuse_elsewhere(runner, packet)
     return audited(
@@ -53,12 +66,16 @@ def apply(
         packet.target,
         packet.run_id,
         packet.model,
-        lambda: _apply(runner, opened, batch_size, allow_source_drift),
+        lambda: _apply(runner, opened, batch_size, allow_source_drift, covered_by),
     )
 
 
 def _apply(
-    runner: DbtRunner, opened: PacketFile, batch_size: int | None, allow_source_drift: str | None
+    runner: DbtRunner,
+    opened: PacketFile,
+    batch_size: int | None,
+    allow_source_drift: str | None,
+    covered_by: tuple[KeyApproval, ...] | None = None,
 ) -> ApplyResult:
     packet, path = opened.packet, opened.path
     approval = require_approval(
@@ -67,7 +84,9 @@ def _apply(
     refuse_blocked(packet)
     # approvals proven by a key, each verified here (the warehouse cannot run OpenSSH); the model's policy, read
     # by the package from the project, decides whether they suffice (_refuse_unproven_approval)
-    signatures = verified_approvals(path, packet, runner.options.project_dir)
+    signatures = covered_by if covered_by is not None else verified_approvals(path, packet, runner.options.project_dir)
+    if covered_by is None:
+        refuse_unsigned_name(approval, signatures)
     if batch_size is not None and batch_size < 1:
         raise BackfillError(f"--batch-size must be at least 1, got {batch_size}. The target is unchanged.")
     try:
@@ -97,6 +116,7 @@ def _apply(
         downstream_not_rebuilt=tuple(left.get("models") or ()),
         changed=tuple(str(v) for v in left.get("changed") or ()),
         downstream_said=left.get("said"),
+        signatures=signatures,
     )
 
 
@@ -114,7 +134,12 @@ def _replace(
             **packet.scope_args(),
             "watermark": dict(packet.watermark_config) if packet.watermark_config else None,
             "allow_watermark_move": "watermark_move" in packet.allowances,
-            "approval": {**approval.to_dict(), "signatures": [s.to_dict() for s in signatures]},
+            "approval": {
+                **approval.to_dict(),
+                "signatures": [s.to_dict() for s in signatures],
+                # a cascade's child: its root's approvals given with a login count for it (_refuse_unproven_approval)
+                **({"cascade_of": dict(packet.cascade_of)} if packet.cascade_of else {}),
+            },
             "partitions": packet.partition_args(),
             "control": dict(packet.control) if packet.control else None,
             "batch_size": batch_size or packet.batch_size,

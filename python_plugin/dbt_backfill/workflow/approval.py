@@ -219,11 +219,19 @@ def verified_approvals(packet_path: Path, packet: Packet, project_dir: Path) -> 
     return tuple(found)
 
 
+def _instant(text: str) -> dt.datetime:
+    at = dt.datetime.fromisoformat(text)
+    return at if at.tzinfo else at.replace(tzinfo=dt.timezone.utc)
+
+
 def _time_problem(packet: Packet, approved_at: str) -> str | None:
-    at = dt.datetime.fromisoformat(approved_at)
-    at = at if at.tzinfo else at.replace(tzinfo=dt.timezone.utc)
+    """A signed time no approval can have: after now, after the packet's deadline, or before its plan (a key retired
+    with valid-before would otherwise approve a later packet by signing an earlier time)."""
+    at = _instant(approved_at)
     if at > dt.datetime.now(dt.timezone.utc) + CLOCK_SKEW:
         return f"it is dated {approved_at}, after now"
+    if at < _instant(packet.created_at):
+        return f"it is dated {approved_at}, before the packet was planned ({packet.created_at})"
     if packet.expires_at and at > dt.datetime.fromisoformat(packet.expires_at).replace(
         tzinfo=dt.datetime.fromisoformat(packet.expires_at).tzinfo or dt.timezone.utc
     ):
@@ -238,3 +246,16 @@ def _unverified(signature: Path, why: str) -> BackfillRefused:
         f"again (`dbt-backfill approve PACKET --sign KEY`). The target is unchanged.",
         {"signature": str(signature)},
     )
+
+
+def refuse_unsigned_name(approval: Approval, signatures: tuple[KeyApproval, ...]) -> None:
+    """Where keys prove the approval, the name the audit trail records with it is one of theirs, never the approval
+    block's typed text (which no signature covers)."""
+    principals = sorted({s.principal for s in signatures})
+    if principals and approval.approved_by not in principals:
+        raise BackfillRefused(
+            "approval_invalid",
+            f"the approval names {approval.approved_by}, who signed nothing beside this packet (signed by "
+            f"{', '.join(principals)}): the approval block was edited. Approve again with `dbt-backfill approve "
+            f"PACKET --sign KEY`. The target is unchanged.",
+        )

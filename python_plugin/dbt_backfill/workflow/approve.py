@@ -40,7 +40,8 @@ class Approved:
     told_the_target: bool  # approve was told where the target is, and tried to record it there
     written_plan: WrittenPlan | None  # None when the packet has no written plan beside it
     signed: KeyApproval | None = None  # approve --sign: the approval the key proves
-    further: bool = False  # the packet was approved already: this is one more approver's signature
+    further: bool = False  # the packet was approved already: this is one more approver's signature or login
+    given_by: str | None = None  # the role the warehouse recorded a further approval as (approve_backfill)
 
 
 def approve(
@@ -56,9 +57,9 @@ def approve(
     run is approved already) leaves the file as it was. When the database cannot take the row, the file is written
     and the first apply records the approval."""
     by = (by or "").strip()
-    if not by and signing is None:
-        raise BackfillError("--by must name the person approving (or --sign KEY prove it). The packet is unchanged.")
     packet = opened.packet
+    if not by and signing is None and (runner is None or packet.approval is None):
+        raise BackfillError("--by must name the person approving (or --sign KEY prove it). The packet is unchanged.")
     if runner is not None:
         refuse_elsewhere(runner, packet)
     refuse_blocked(packet)
@@ -74,6 +75,26 @@ def approve(
             further = _signed(opened.path, packet, signing, now, by)
             return Approved(
                 packet, packet.approval, None, False, written_plan(opened.path, packet.approval), further, True
+            )
+        if runner is not None:
+            # one more approver, proven by their own login: the warehouse names the role (approve_backfill)
+            given = runner.run_operation(
+                "approve_backfill",
+                {
+                    "run_id": packet.run_id,
+                    "approved_sha256": packet.sha256(),
+                    "approved_by": by or None,
+                    "target_relation": packet.target.to_dict(),
+                },
+            ).first("approval_given")
+            return Approved(
+                packet,
+                packet.approval,
+                None,
+                True,
+                written_plan(opened.path, packet.approval),
+                further=True,
+                given_by=str(given["by"]),
             )
         raise BackfillError(
             f"the packet is already approved by {packet.approval.approved_by} at "

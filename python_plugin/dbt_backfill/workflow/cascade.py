@@ -33,6 +33,7 @@ from dbt_backfill.dbt_runner import DbtRunner, ModelNode
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.packet import Approval, Packet, PacketFile
 from dbt_backfill.workflow.apply import ApplyResult, apply
+from dbt_backfill.workflow.approval import KeyApproval
 from dbt_backfill.workflow.audit_trail import record_refusal
 from dbt_backfill.workflow.plan import NothingToChange, PlanRequest, PlanResult, plan
 from dbt_backfill.workflow.state import StoppedShort, state_after
@@ -90,7 +91,7 @@ def apply_cascade(
     # what each model of the cascade changed, by name; None where it was not rebuilt (unknown to a child)
     changed: dict[str, list[str] | None] = {packet.model: changed_partitions(packet)}
     steps: list[CascadeStep] = []
-    cascade = _Cascade(runner, opened, batch_size, now, steps)
+    cascade = _Cascade(runner, opened, batch_size, now, steps, root.signatures)
     try:
         for downstream in packet.downstream:
             steps.append(_step(cascade, downstream, changed))
@@ -148,6 +149,7 @@ class _Cascade:
     batch_size: int | None
     now: dt.datetime | None
     steps: list[CascadeStep]
+    signatures: tuple[KeyApproval, ...]  # the root's approvals its keys proved: they cover each child
 
     def stopped_at(self, model: str) -> str:
         """What a refusal at `model` adds: what is applied and what is left unchanged."""
@@ -327,7 +329,7 @@ def _apply_child(cascade: _Cascade, model: str, downstream: Mapping[str, Any], c
         approved = child.packet.approved(approval)
         approved.write(child.path)
         try:
-            return apply(runner, PacketFile(child.path, approved), cascade.batch_size)
+            return apply(runner, PacketFile(child.path, approved), cascade.batch_size, covered_by=cascade.signatures)
         except BackfillRefused as refused_before:  # before it wrote: the packet, its approval, where it runs
             raise cascade.failed_at(model, refused_before) from None
         except StoppedShort as stopped:

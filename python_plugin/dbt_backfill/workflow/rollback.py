@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.packet import Packet, PacketFile
-from dbt_backfill.workflow.approval import require_approval, verified_approvals
+from dbt_backfill.workflow.approval import refuse_unsigned_name, require_approval, verified_approvals
 from dbt_backfill.workflow.audit_trail import audited, record_if_refused, who_runs
 from dbt_backfill.workflow.placement import refuse_elsewhere
 from dbt_backfill.workflow.state import stopped
@@ -38,6 +38,7 @@ def _rollback(runner: DbtRunner, opened: PacketFile, who: str) -> RollbackResult
     )
     # a rollback writes too: the model's policy counts the same proven approvals as apply (_refuse_unproven_approval)
     signatures = verified_approvals(path, packet, runner.options.project_dir)
+    refuse_unsigned_name(approval, signatures)
     try:
         with runner.stopping_only_between(("partition_restored", "partition_skipped")):
             invocation = runner.run_operation(

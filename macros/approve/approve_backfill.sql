@@ -1,0 +1,46 @@
+{#
+  An approval given with the approver's own login (issue 55): records an `approval_given` row for run `run_id`'s
+  packet, which the warehouse attributes to the role that runs this (PostgreSQL: the audit trail's recorded_by, which
+  no role can set to another's name) and dates by its own clock. Run by the approver with their own credentials (dbt
+  Cloud's IDE runs with each developer's own), or by `dbt-backfill approve PACKET --target …`. A model whose policy
+  names roles (meta.backfill.approval.roles) counts each member role once (_refuse_unproven_approval); elsewhere the
+  row is a record, and on DuckDB, which has no roles, it proves no one (the key is the proof there).
+  Refused when no plan of the target wrote a packet of that run with that SHA-256, or when this role's approval of
+  the run is recorded already. Writes nothing else.
+
+  dbt run-operation dbt_backfill.approve_backfill --args '{run_id: ..., approved_sha256: ...}'
+  optional: approved_by: <name, for people to read> (the role is what counts); target_relation: the packet's
+  target_relation (needed for a packet `dbt-backfill plan` wrote; plan_backfill's own packet is found by its run)
+#}
+{% macro approve_backfill(run_id, approved_sha256, approved_by=none, target_relation=none) %}
+  {% if not execute %}{{ return('') }}{% endif %}
+  {% do dbt_backfill.refuse_unsafe_search_path() %}
+  {% set target_relation = dbt_backfill._relation(target_relation or dbt_backfill._recorded_packet(run_id).packet.target) %}
+  {% set audit = dbt_backfill._audit_relation(target_relation) %}
+  {% set sha256 = approved_sha256 | string | trim | lower %}
+  {% set planned = dbt_backfill._execute('select packet_sha256 from ' ~ audit ~ ' where run_id = '
+      ~ dbt_backfill._sql_literal(run_id) ~ " and event in ('planned', 'packet_recorded') and "
+      ~ dbt_backfill._trusted_writer(audit, target_relation)).rows | map(attribute='packet_sha256') | list
+      if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) else [] %}
+  {% if sha256 not in planned %}
+    {% do dbt_backfill._refuse('not_planned', 'no plan of ' ~ dbt_backfill._relation_name(target_relation) ~ ' wrote a '
+        ~ 'packet of run ' ~ run_id ~ ' with sha256 ' ~ sha256[:12] ~ '…: nothing is recorded. Approve the packet as '
+        ~ 'planned. The target is unchanged.', {'run_id': run_id}) %}
+  {% endif %}
+  {# the role the warehouse names this session by (on the engines without roles, the profile's user: a name only) #}
+  {% set me = dbt_backfill._execute('select current_user as bf_me').rows[0]['bf_me'] if adapter.type() == 'postgres'
+      else (target.user or 'dbt run-operation') %}
+  {% if adapter.type() == 'postgres' and dbt_backfill._execute('select count(*) as n from ' ~ audit ~ " where event = "
+        ~ "'approval_given' and run_id = " ~ dbt_backfill._sql_literal(run_id) ~ ' and packet_sha256 = '
+        ~ dbt_backfill._sql_literal(sha256) ~ ' and recorded_by = current_user').rows[0]['n'] | int > 0 %}
+    {% do dbt_backfill._refuse('already_approved', 'run ' ~ run_id ~ '\'s approval by ' ~ me ~ ' is recorded already: '
+        ~ 'one approval counts once. The target is unchanged.', {'run_id': run_id}) %}
+  {% endif %}
+  {% do dbt_backfill.record_audit_event(target_relation, 'approval_given', run_id, {
+      'packet_sha256': sha256, 'approved_by': approved_by or me,
+      'detail': 'approved with the login of ' ~ me ~ ' (recorded when approved)'}) %}
+  {% do dbt_backfill._commit() %}
+  {% do log('Approval of run ' ~ run_id ~ ' (packet sha256 ' ~ sha256[:12] ~ '…) recorded as given by ' ~ me
+      ~ ', by the database\'s own attribution.', info=true) %}
+  {% do dbt_backfill._emit_result('approval_given', {'run_id': run_id, 'by': me}) %}
+{% endmacro %}
