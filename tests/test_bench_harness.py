@@ -1,6 +1,9 @@
 """The benchmark harness runs (bench/run.py --quick, on the suite's PostgreSQL), so it cannot rot. Its figures at
 these sizes are noise: speed is the benchmark's business, never a test's. --warm forks its commands from the
-suite's warm interpreter (tests/warm_interpreter.py), as every other test's: the harness's code paths are the same."""
+suite's warm interpreter (tests/warm_interpreter.py), as every other test's: the harness's code paths are the same.
+Three measures run here, P1 (the fingerprint against the COPY floor), P4 (a whole plan, approve, apply cycle with
+its log profile) and P9 (the stale scan): every part of the harness they share, in about a third of the time all
+nine took (the suite's budget, DECISIONS row 137); the others run with the benchmark itself (docs/performance.md)."""
 
 import json
 import os
@@ -14,7 +17,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.postgres
-def test_the_benchmark_harness_runs_every_measure_in_quick_mode(postgres_server, tmp_path):
+def test_the_benchmark_harness_runs_in_quick_mode(postgres_server, tmp_path):
     env = {
         **os.environ,
         "DBT_BACKFILL_TEST_PG_HOST": postgres_server.host,
@@ -24,7 +27,7 @@ def test_the_benchmark_harness_runs_every_measure_in_quick_mode(postgres_server,
     }
     out = tmp_path / "results.json"
     completed = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "run.py"), "--quick", "--warm", "--json", str(out)],
+        [sys.executable, str(REPO / "bench" / "run.py"), "--quick", "--warm", "--only", "P1,P4,P9", "--json", str(out)],
         capture_output=True,
         text=True,
         env=env,
@@ -32,7 +35,7 @@ def test_the_benchmark_harness_runs_every_measure_in_quick_mode(postgres_server,
     )
     assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
     results = json.loads(out.read_text())
-    assert [r["measure"][:2] for r in results] == ["P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9"]
+    assert [r["measure"][:2] for r in results] == ["P1", "P4", "P9"]
     for result in results:
         assert result["ratios"] and all(value > 0 for value in result["ratios"].values()), result
         assert result["met"] in (True, False)

@@ -135,8 +135,15 @@ def test_with_a_policy_only_listed_keys_of_distinct_people_lead_to_a_write(trips
     (approvals / "lee@example.com-copied.sig").unlink()
     (approvals / "lee@example.com-copied.txt").unlink()
 
-    # Lee signs: two people. Then the time Dana signed, edited: the signature no longer holds
+    # Lee signs, then withdraws it (approve --revoke), then signs again: two people
     assert sign(trips, out, lee).returncode == 0
+    withdrawn = trips.backfill("approve", str(out), "--revoke", "--sign", str(lee), dbt_options=False)
+    assert withdrawn.returncode == 0, withdrawn.output
+    assert "Removed 2 file(s) of the key's approval beside " in withdrawn.stdout
+    refused(trips.backfill("apply", str(out)), "this packet has 1 (dana@example.com).")
+    assert snapshot(trips) == before
+    assert sign(trips, out, lee).returncode == 0
+    # the time Dana signed, edited: the signature no longer holds
     [dana_said] = [p for p in approvals.glob("dana@example.com-*.txt")][:1]
     original = dana_said.read_text()
     edited = (dt.datetime.now(dt.timezone.utc) + dt.timedelta(minutes=1)).isoformat(timespec="seconds")
@@ -332,11 +339,20 @@ def test_with_a_role_policy_only_members_logins_other_than_the_planner_lead_to_a
     assert again.returncode == 1 and f"approval by {dana} is recorded already: one approval counts once" in again.output
     claimed = given_as("mallory", "Lee Owner")  # a name typed for another: the role that wrote the row is what counts
     assert claimed.returncode == 0, claimed.output
-    refused(
-        trips.backfill("apply", str(out)),
-        f"this packet has 1 (role {dana}); not counted: role {mallory} is not a member of {owners}; role {planner} "
-        "recorded the plan, and the policy does not let the planner approve.",
-    )
+    # a member approves, then revokes it with the CLI and their own login: it counts for nothing
+    sam = as_role(trips, "sam", [*approver, f"grant {owners} to {{role}}"])
+    assert given_as("sam", "Sam Owner").returncode == 0
+    withdrawn = trips.backfill("approve", str(out), "--revoke", "--target", "sam")
+    assert withdrawn.returncode == 0, withdrawn.output
+    assert f"The approval recorded by the role {sam} for run {packet['run_id']} is revoked." in withdrawn.stdout
+    result = trips.backfill("apply", str(out))
+    refused(result, f"this packet has 1 (role {dana}); not counted: ")
+    for why in (
+        f"role {mallory} is not a member of {owners}",
+        f"role {planner} recorded the plan, and the policy does not let the planner approve",
+        f"role {sam} revoked its approval",
+    ):
+        assert why in result.stderr, result.stderr
     assert snapshot(trips) == before
 
     # a second member, through the CLI with their own target: the packet is approved already, so a further approval

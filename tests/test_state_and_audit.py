@@ -365,7 +365,8 @@ def test_a_plan_that_wrote_no_packet_is_plan_failed_with_its_reason_and_drops_it
 
 @pytest.mark.parametrize("trips", TRANSACTIONAL_ADAPTERS, indirect=True)
 def test_the_audit_trail_is_one_row_per_event_in_the_order_it_happened(trips):
-    """Refusal, approval recorded by approve, apply, verify, rollback and verify after it, clean: each once."""
+    """Refusal, approval recorded by approve (the run's approval, and the login's act), apply, verify, rollback and
+    verify after it, clean: each once."""
     path = trips.planned_seed()
     run_id = yaml.safe_load(path.read_text())["run_id"]
     unapproved = trips.backfill("apply", str(path))
@@ -384,6 +385,7 @@ def test_the_audit_trail_is_one_row_per_event_in_the_order_it_happened(trips):
         ("planned", "", "SAFE TO RUN", ""),
         ("refused", "", "not_approved", ""),
         ("approved", "", "", D),
+        ("approval_given", "", "", D),  # approve's own act, by the login it ran as (issue 55: roles count these)
         ("partition_replaced", "2026-03-01", "replaced", D),
         ("checkpoint", "", "canary", D),
         ("partition_replaced", "2026-03-02", "replaced", D),

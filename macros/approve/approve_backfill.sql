@@ -6,13 +6,14 @@
   names roles (meta.backfill.approval.roles) counts each member role once (_refuse_unproven_approval); elsewhere the
   row is a record, and on DuckDB, which has no roles, it proves no one (the key is the proof there).
   Refused when no plan of the target wrote a packet of that run with that SHA-256, or when this role's approval of
-  the run is recorded already. Writes nothing else.
+  the run is recorded (or revoked) already. `revoke: true` records `approval_revoked` instead: this role's approval
+  of the run counts for nothing from then on (`dbt-backfill approve PACKET --revoke --target …`). Writes nothing else.
 
   dbt run-operation dbt_backfill.approve_backfill --args '{run_id: ..., approved_sha256: ...}'
-  optional: approved_by: <name, for people to read> (the role is what counts); target_relation: the packet's
+  optional: revoke: true; approved_by: <name, for people to read> (the role is what counts); target_relation: the packet's
   target_relation (needed for a packet `dbt-backfill plan` wrote; plan_backfill's own packet is found by its run)
 #}
-{% macro approve_backfill(run_id, approved_sha256, approved_by=none, target_relation=none) %}
+{% macro approve_backfill(run_id, approved_sha256, approved_by=none, target_relation=none, revoke=false) %}
   {% if not execute %}{{ return('') }}{% endif %}
   {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% set target_relation = dbt_backfill._relation(target_relation or dbt_backfill._recorded_packet(run_id).packet.target) %}
@@ -30,8 +31,17 @@
   {# the role the warehouse names this session by (on the engines without roles, the profile's user: a name only) #}
   {% set me = dbt_backfill._execute('select current_user as bf_me').rows[0]['bf_me'] if adapter.type() == 'postgres'
       else (target.user or 'dbt run-operation') %}
-  {% if adapter.type() == 'postgres' and dbt_backfill._execute('select count(*) as n from ' ~ audit ~ " where event = "
-        ~ "'approval_given' and run_id = " ~ dbt_backfill._sql_literal(run_id) ~ ' and packet_sha256 = '
+  {% if revoke %}
+    {# withdrawn by the login that gave it: from now on it counts for nothing, for this run (plan again to approve anew) #}
+    {% do dbt_backfill.record_audit_event(target_relation, 'approval_revoked', run_id, {
+        'packet_sha256': sha256, 'approved_by': approved_by or me, 'detail': 'revoked with the login of ' ~ me}) %}
+    {% do dbt_backfill._commit() %}
+    {% do log('Approval of run ' ~ run_id ~ ' by ' ~ me ~ ' revoked: it counts for nothing from now on.', info=true) %}
+    {% do dbt_backfill._emit_result('approval_revoked', {'run_id': run_id, 'by': me}) %}
+    {{ return('') }}
+  {% endif %}
+  {% if adapter.type() == 'postgres' and dbt_backfill._execute('select count(*) as n from ' ~ audit ~ " where event in "
+        ~ "('approval_given', 'approval_revoked') and run_id = " ~ dbt_backfill._sql_literal(run_id) ~ ' and packet_sha256 = '
         ~ dbt_backfill._sql_literal(sha256) ~ ' and recorded_by = current_user').rows[0]['n'] | int > 0 %}
     {% do dbt_backfill._refuse('already_approved', 'run ' ~ run_id ~ '\'s approval by ' ~ me ~ ' is recorded already: '
         ~ 'one approval counts once. The target is unchanged.', {'run_id': run_id}) %}

@@ -31,7 +31,9 @@
   {% set roles = dbt_backfill._approving_roles(target_relation, given_for.run_id, given_for.packet_sha256, policy.roles)
       if policy.roles else [] %}
   {% for given in roles %}
-    {% if given.planner and not policy.planner_may_approve %}
+    {% if given.revoked %}
+      {% do left_out.append('role ' ~ given.role ~ ' revoked its approval') %}
+    {% elif given.planner and not policy.planner_may_approve %}
       {% do left_out.append('role ' ~ given.role ~ ' recorded the plan, and the policy does not let the planner approve') %}
     {% elif given.member %}
       {% do counted.append('role ' ~ given.role) %}

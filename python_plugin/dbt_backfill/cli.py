@@ -116,7 +116,9 @@ def plan(
 @main.command()
 @options.approve
 @reaches_dbt
-def approve(packet: Path, by: str | None, key: Path | None, despite: str | None, call: options.Call) -> None:
+def approve(
+    packet: Path, by: str | None, key: Path | None, revoke: bool, despite: str | None, call: options.Call
+) -> None:
     """Approve the exact content of PACKET (binds to its SHA-256). Given --project-dir, --profiles-dir or --target,
     it also records the approval in the target's audit trail; else the first apply does."""
     context = click.get_current_context()
@@ -127,6 +129,10 @@ def approve(packet: Path, by: str | None, key: Path | None, despite: str | None,
     opened = PacketFile.read(packet)
     runner = call.runner(opened.packet.dbt_target) if told else None
     signing = approve_.Signing(key, (call.project_dir or default_project_dir()).resolve()) if key else None
+    if revoke:
+        revoked = approve_.revoke(opened, signing, runner, by)
+        call.emit(formatter.revoked_json(revoked), formatter.revoked_text(revoked, packet))
+        return
     approved = approve_.approve(opened, by, runner=runner, despite=despite, signing=signing)
     call.emit(formatter.approved_json(approved), formatter.approved_text(approved, packet))
 

@@ -12,7 +12,7 @@ from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Packet, plan_document_path
 from dbt_backfill.shown import shown
 from dbt_backfill.workflow.apply import ApplyResult
-from dbt_backfill.workflow.approve import Approved
+from dbt_backfill.workflow.approve import Approved, Revoked
 from dbt_backfill.workflow.cascade import CascadeStep
 from dbt_backfill.workflow.clean import Cleaned
 from dbt_backfill.workflow.ledger import Ledger
@@ -626,3 +626,20 @@ def stale_text(scan: StaleScan) -> str:
             lines.append(f"First: {scan.repair['first']}.")
         lines.append(f"Next: {scan.repair['cli']}")
     return "\n".join(lines)
+
+
+def revoked_json(revoked: Revoked) -> JSON:
+    return {
+        "run_id": revoked.packet.run_id,
+        "removed": [str(p) for p in revoked.removed],
+        "revoked_by_role": revoked.by_role,
+    }
+
+
+def revoked_text(revoked: Revoked, path: Path) -> str:
+    said = []
+    if revoked.removed:
+        said.append(f"Removed {len(revoked.removed)} file(s) of the key's approval beside {path}: commit the removal.")
+    if revoked.by_role:
+        said.append(f"The approval recorded by the role {revoked.by_role} for run {revoked.packet.run_id} is revoked.")
+    return " ".join(said) + " It counts for nothing from now on; apply counts the approvals that remain."

@@ -180,6 +180,12 @@ approve = stacked(
         "(its principal is the approver). Written beside the packet, in PACKET.approvals/.",
     ),
     click.option(
+        "--revoke",
+        is_flag=True,
+        help="Withdraw an approval: the signatures --sign KEY made beside the packet, and, given the target, the "
+        "approval recorded with your login.",
+    ),
+    click.option(
         "--despite",
         metavar="REASON",
         help="Approve a packet its review judged RESTRUCTURE FIRST, saying why (recorded with the approval).",

@@ -259,3 +259,24 @@ def refuse_unsigned_name(approval: Approval, signatures: tuple[KeyApproval, ...]
             f"{', '.join(principals)}): the approval block was edited. Approve again with `dbt-backfill approve "
             f"PACKET --sign KEY`. The target is unchanged.",
         )
+
+
+def key_fingerprint(key: Path) -> str:
+    """The SHA256 fingerprint ssh-keygen gives a key (a private key's is its public half's)."""
+    shown = _ssh_keygen("-l", "-f", str(key), data=b"")
+    words = shown.stdout.decode().split()
+    if shown.returncode != 0 or len(words) < 2:
+        raise BackfillError(f"{key} is not an SSH key ssh-keygen can read. The packet is unchanged.")
+    return words[1]
+
+
+def withdraw_signatures(packet_path: Path, key: Path) -> tuple[Path, ...]:
+    """Remove the approvals `key` signed beside the packet (its .sig and .txt): the files sign_approval named for it."""
+    tag = re.sub(r"[^A-Za-z0-9]", "", key_fingerprint(key)[7:])[:8]
+    removed: list[Path] = []
+    for signature in sorted(approvals_dir(packet_path).glob(f"*-{tag}.sig")):
+        for made in (signature, signature.with_suffix(".txt")):
+            if made.exists():
+                made.unlink()
+                removed.append(made)
+    return tuple(removed)

@@ -10,7 +10,13 @@ from dbt_backfill.causes import classify
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.packet import Approval, Packet, PacketFile, file_sha256, plan_document_path
-from dbt_backfill.workflow.approval import KeyApproval, approval_problem, refuse_blocked, sign_approval
+from dbt_backfill.workflow.approval import (
+    KeyApproval,
+    approval_problem,
+    refuse_blocked,
+    sign_approval,
+    withdraw_signatures,
+)
 from dbt_backfill.workflow.placement import refuse_elsewhere
 
 
@@ -180,3 +186,43 @@ def record_approval(
         cause = classify(str(failure))
         return cause.says if cause else str(failure).splitlines()[0]
     return None
+
+
+@dataclass(frozen=True)
+class Revoked:
+    """approve --revoke: what was withdrawn, the key's files beside the packet and the login's recorded approval."""
+
+    packet: Packet
+    removed: tuple[Path, ...]  # the signature files removed (--sign KEY)
+    by_role: str | None  # the role whose recorded approval now counts for nothing (--target …)
+
+
+def revoke(opened: PacketFile, signing: Signing | None, runner: DbtRunner | None, by: str | None = None) -> Revoked:
+    """Withdraw an approval: the signatures `signing.key` made beside the packet, and, told where the target is, the
+    approval recorded with this login (approve_backfill revoke: true). The packet's approval block is left as it is:
+    the policy counts proofs, and a typed name alone was never one."""
+    packet = opened.packet
+    if signing is None and runner is None:
+        raise BackfillError(
+            "--revoke needs --sign KEY (the signatures that key made here) or the target (--target …: the approval "
+            "recorded with your login). Nothing was changed."
+        )
+    removed = withdraw_signatures(opened.path, signing.key) if signing is not None else ()
+    if signing is not None and not removed and runner is None:
+        raise BackfillError(f"no approval signed by {signing.key} is beside {opened.path}. Nothing was changed.")
+    by_role = None
+    if runner is not None:
+        refuse_elsewhere(runner, packet)
+        by_role = str(
+            runner.run_operation(
+                "approve_backfill",
+                {
+                    "run_id": packet.run_id,
+                    "approved_sha256": packet.sha256(),
+                    "approved_by": by or None,
+                    "target_relation": packet.target.to_dict(),
+                    "revoke": True,
+                },
+            ).first("approval_revoked")["by"]
+        )
+    return Revoked(packet, removed, by_role)
