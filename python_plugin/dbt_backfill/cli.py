@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 import click
-from click.core import ParameterSource
 
 from dbt_backfill import __version__, formatter, options
-from dbt_backfill.dbt_runner import default_project_dir, redact
+from dbt_backfill.dbt_runner import redact
 from dbt_backfill.demo import run_demo
 from dbt_backfill.errors import BackfillError, BackfillRefused, Interrupted
 from dbt_backfill.packet import PacketFile
@@ -119,22 +118,13 @@ def plan(
 def approve(
     packet: Path, by: str | None, key: Path | None, revoke: bool, despite: str | None, call: options.Call
 ) -> None:
-    """Approve the exact content of PACKET (binds to its SHA-256). Given --project-dir, --profiles-dir or --target,
-    it also records the approval in the target's audit trail; else the first apply does."""
-    context = click.get_current_context()
-    told = any(
-        context.get_parameter_source(name) != ParameterSource.DEFAULT
-        for name in ("project_dir", "profiles_dir", "dbt_target")
-    )
+    """Approve the exact content of PACKET (binds to its SHA-256), by name or signed with a key (--sign), or withdraw
+    an approval (--revoke). Given --project-dir, --profiles-dir or --target, it also records the approval in the
+    target's audit trail, as your login; else the first apply does."""
     opened = PacketFile.read(packet)
-    runner = call.runner(opened.packet.dbt_target) if told else None
-    signing = approve_.Signing(key, (call.project_dir or default_project_dir()).resolve()) if key else None
-    if revoke:
-        revoked = approve_.revoke(opened, signing, runner, by)
-        call.emit(formatter.revoked_json(revoked), formatter.revoked_text(revoked, packet))
-        return
-    approved = approve_.approve(opened, by, runner=runner, despite=despite, signing=signing)
-    call.emit(formatter.approved_json(approved), formatter.approved_text(approved, packet))
+    runner = call.runner(opened.packet.dbt_target) if call.names_the_target() else None
+    done = approve_.approve_command(opened, by, key, revoke, despite, runner, call.project())
+    call.emit(formatter.approve_json(done), formatter.approve_text(done, packet))
 
 
 @main.command()

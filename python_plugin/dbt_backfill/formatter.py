@@ -643,3 +643,12 @@ def revoked_text(revoked: Revoked, path: Path) -> str:
     if revoked.by_role:
         said.append(f"The approval recorded by the role {revoked.by_role} for run {revoked.packet.run_id} is revoked.")
     return " ".join(said) + " It counts for nothing from now on; apply counts the approvals that remain."
+
+
+def approve_json(done: Approved | Revoked) -> JSON:
+    """What `approve` did, machine-readable: an approval, or one withdrawn (--revoke)."""
+    return revoked_json(done) if isinstance(done, Revoked) else approved_json(done)
+
+
+def approve_text(done: Approved | Revoked, path: Path) -> str:
+    return revoked_text(done, path) if isinstance(done, Revoked) else approved_text(done, path)

@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 import click
+from click.core import ParameterSource
 
-from dbt_backfill.dbt_runner import DbtOptions, DbtRunner
+from dbt_backfill.dbt_runner import DbtOptions, DbtRunner, default_project_dir
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
@@ -66,6 +67,18 @@ class Call:
         """dbt on this project; the target given, else the one the packet was planned with, else the default."""
         target = self.dbt_target or planned_target
         return DbtRunner(DbtOptions.found(self.project_dir, self.profiles_dir, target, self.dbt_vars))
+
+    def names_the_target(self) -> bool:
+        """Whether the command was told where the target is (--project-dir, --profiles-dir or --target)."""
+        context = click.get_current_context()
+        return any(
+            context.get_parameter_source(name) != ParameterSource.DEFAULT
+            for name in ("project_dir", "profiles_dir", "dbt_target")
+        )
+
+    def project(self) -> Path:
+        """The dbt project's directory, found as dbt finds it (its .dbt-backfill/allowed_signers is read there)."""
+        return (self.project_dir or default_project_dir()).resolve()
 
     def emit(self, document: dict[str, Any], text: str) -> None:
         click.echo(json.dumps(document, default=str) if self.as_json else text)

@@ -71,41 +71,7 @@ def approve(
     refuse_blocked(packet)
     now = now or dt.datetime.now(dt.timezone.utc)
     if packet.approval is not None:
-        problem = approval_problem(packet)
-        if problem:
-            raise BackfillRefused(
-                "approval_invalid", f"{problem}. Plan again and approve the new packet; the target is unchanged."
-            )
-        if signing is not None:
-            # one more approver's signature (a policy may require several): the approval block stays the first's
-            further = _signed(opened.path, packet, signing, now, by)
-            return Approved(
-                packet, packet.approval, None, False, written_plan(opened.path, packet.approval), further, True
-            )
-        if runner is not None:
-            # one more approver, proven by their own login: the warehouse names the role (approve_backfill)
-            given = runner.run_operation(
-                "approve_backfill",
-                {
-                    "run_id": packet.run_id,
-                    "approved_sha256": packet.sha256(),
-                    "approved_by": by or None,
-                    "target_relation": packet.target.to_dict(),
-                },
-            ).first("approval_given")
-            return Approved(
-                packet,
-                packet.approval,
-                None,
-                True,
-                written_plan(opened.path, packet.approval),
-                further=True,
-                given_by=str(given["by"]),
-            )
-        raise BackfillError(
-            f"the packet is already approved by {packet.approval.approved_by} at "
-            f"{packet.approval.approved_at}. The packet is unchanged."
-        )
+        return _further(opened, packet.approval, by, now, runner, signing)
     despite = (despite or "").strip() or None
     verdict = packet.review.get("verdict")
     if verdict == "RESTRUCTURE FIRST" and not despite:
@@ -140,6 +106,53 @@ def _signed(path: Path, packet: Packet, signing: Signing, now: dt.datetime, by: 
             f"holder's. The packet is unchanged."
         )
     return signed
+
+
+def _further(
+    opened: PacketFile, approval: Approval, by: str, now: dt.datetime, runner: DbtRunner | None, signing: Signing | None
+) -> Approved:
+    """A packet approved already: one more approver (a policy may require several), by a key or by their own login;
+    the approval block stays the first's. Else it is refused as approved."""
+    packet = opened.packet
+    problem = approval_problem(packet)
+    if problem:
+        raise BackfillRefused(
+            "approval_invalid", f"{problem}. Plan again and approve the new packet; the target is unchanged."
+        )
+    plan = written_plan(opened.path, approval)
+    if signing is not None:
+        return Approved(packet, approval, None, False, plan, _signed(opened.path, packet, signing, now, by), True)
+    if runner is not None:
+        # proven by their own login: the warehouse names the role (approve_backfill)
+        given = runner.run_operation(
+            "approve_backfill",
+            {
+                "run_id": packet.run_id,
+                "approved_sha256": packet.sha256(),
+                "approved_by": by or None,
+                "target_relation": packet.target.to_dict(),
+            },
+        ).first("approval_given")
+        return Approved(packet, approval, None, True, plan, further=True, given_by=str(given["by"]))
+    raise BackfillError(
+        f"the packet is already approved by {approval.approved_by} at {approval.approved_at}. The packet is unchanged."
+    )
+
+
+def approve_command(
+    opened: PacketFile,
+    by: str | None,
+    key: Path | None,
+    revoke_it: bool,
+    despite: str | None,
+    runner: DbtRunner | None,
+    project_dir: Path,
+) -> Approved | Revoked:
+    """`dbt-backfill approve`: approve (signed with `key` when given), or, with --revoke, withdraw an approval."""
+    signing = Signing(key, project_dir) if key else None
+    if revoke_it:
+        return revoke(opened, signing, runner, by)
+    return approve(opened, by, runner=runner, despite=despite, signing=signing)
 
 
 def written_plan(packet_path: Path, approval: Approval) -> WrittenPlan | None:
