@@ -29,17 +29,14 @@ def approval_problem(packet: Packet, now: dt.datetime | None = None) -> str | No
         )
     said = packet.approval.approved_at
     try:
-        at = dt.datetime.fromisoformat(said)
-        at = at if at.tzinfo else at.replace(tzinfo=dt.timezone.utc)
+        at = _instant(said)
     except ValueError:
         return f"the approval's time {said!r} is not a time: the approval block was edited"
     now = now or dt.datetime.now(dt.timezone.utc)
     if at > now + CLOCK_SKEW:
         return f"the approval is dated {said}, after now: the approval block was edited"
     if packet.expires_at:
-        deadline = dt.datetime.fromisoformat(packet.expires_at)
-        deadline = deadline if deadline.tzinfo else deadline.replace(tzinfo=dt.timezone.utc)
-        if at > deadline:
+        if at > _instant(packet.expires_at):
             return (
                 f"the approval is dated {said}, after the packet's deadline {packet.expires_at}: no approval given "
                 "after it counts, and one dated so was edited"
@@ -232,9 +229,7 @@ def _time_problem(packet: Packet, approved_at: str) -> str | None:
         return f"it is dated {approved_at}, after now"
     if at < _instant(packet.created_at):
         return f"it is dated {approved_at}, before the packet was planned ({packet.created_at})"
-    if packet.expires_at and at > dt.datetime.fromisoformat(packet.expires_at).replace(
-        tzinfo=dt.datetime.fromisoformat(packet.expires_at).tzinfo or dt.timezone.utc
-    ):
+    if packet.expires_at and at > _instant(packet.expires_at):
         return f"it is dated {approved_at}, after the packet's deadline {packet.expires_at}"
     return None
 
