@@ -172,6 +172,21 @@ def test_with_a_policy_only_listed_keys_of_distinct_people_lead_to_a_write(trips
         and "(recorded by its first apply; signed by dana@example.com (key SHA256:" in detail
     )
     assert detail.count("dana@example.com (key SHA256:") == 2 and "lee@example.com (key SHA256:" in detail, detail
+    # and `partitions` and `history` say it, read back from the trail: each key's fingerprint and principal
+    fingerprints = {
+        name: subprocess.run(["ssh-keygen", "-l", "-f", str(path) + ".pub"], capture_output=True, text=True,
+                             check=True).stdout.split()[1]
+        for name, path in (("dana", dana), ("dana2", dana2), ("lee", lee))
+    }  # fmt: skip
+    proof = re.search(r"proven by (key SHA256:\S+ of \S+(, key SHA256:\S+ of \S+)*)\)", trips.backfill(
+        "partitions", "fct_trips", "--partitions", DAYS).stdout)  # fmt: skip
+    assert proof and sorted(proof.group(1).split(", ")) == sorted(
+        [f"key {fingerprints['dana']} of dana@example.com", f"key {fingerprints['dana2']} of dana@example.com",
+         f"key {fingerprints['lee']} of lee@example.com"]
+    ), proof  # fmt: skip
+    history = trips.backfill("history", "fct_trips", "--run", run, "--json")
+    [approved_row] = [e for e in json.loads(history.stdout)["events"] if e["event"] == "approved"]
+    assert approved_row["said"] == f"proven by {proof.group(1)}", approved_row
 
     # a rollback writes too: the same proven approvals, counted by the same rule
     [lee_signature] = approvals.glob("lee@example.com-*.sig")
@@ -362,6 +377,14 @@ def test_with_a_role_policy_only_members_logins_other_than_the_planner_lead_to_a
     applied = trips.backfill("apply", str(out))
     assert applied.returncode == 0, applied.output
     assert snapshot(trips) != before
+    # `partitions` and `history` name the logins that gave it, as the database attributed them (Sam's withdrawn)
+    logins = ", ".join(f"the login of role {role}" for role in (planner, dana, mallory, lee))
+    assert f"(approved by Dana Owner; proven by {logins}) replaced it at " in trips.backfill(
+        "partitions", "fct_trips", "--partitions", DAYS).stdout  # fmt: skip
+    events = json.loads(trips.backfill("history", "fct_trips", "--run", packet["run_id"], "--json").stdout)["events"]
+    said = [(e["event"], e["recorded_by"], e["said"]) for e in events if e["event"].startswith("approval_")]
+    assert (("approval_revoked", sam, f"withdrawn with the login of role {sam}") in said
+            and ("approval_given", lee, f"given with the login of role {lee}") in said), said  # fmt: skip
 
 
 def with_signers(project, listed: str, signers: str) -> None:

@@ -9,6 +9,7 @@ this file holds only what is Spark's own."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -23,6 +24,7 @@ from spark_phases import (
     resume_the_killed_apply,
     roll_back_the_rest,
 )
+from test_tampering import refused
 
 pytestmark = pytest.mark.spark
 
@@ -121,6 +123,32 @@ def test_the_review_says_spark_has_no_lock_and_the_plan_promises_a_swap_not_a_tr
     assert "pointed back at its old directory" in document
     # what can take the backup away is said before anyone approves
     assert "a later static INSERT OVERWRITE of the partition by another job deletes that directory" in document
+
+
+def test_under_an_approval_policy_a_typed_name_leads_to_no_write_on_spark(spark_trips, seed_packet):
+    """Issue 55 on Spark, which has no roles: under a policy the approval must be proven by a listed key, and the
+    check runs where apply writes (apply_partitions), before anything is read or written. A copy of the seed's
+    packet approved by a typed name is refused with exit 3, and the table is unchanged."""
+    path, _ = seed_packet
+    typed = path.with_name("typed-name.yml")
+    shutil.copy(path, typed)
+    assert spark_trips.approve(typed).returncode == 0
+    project_file = spark_trips.dir / "dbt_project.yml"
+    declared = project_file.read_text()
+    before = spark_trips.rows(TARGET)
+    try:
+        project_file.write_text(
+            declared + "\nvars:\n  dbt_backfill_approval: {signers: [dana@example.com], required: 1}\n"
+        )
+        result = spark_trips.backfill("apply", str(typed))
+    finally:
+        project_file.write_text(declared)
+    refused(
+        result,
+        "fct_trips's approval policy requires 1 approval(s) by distinct people (keys listed for dana@example.com); "
+        "this packet has 0: the approval by Dana Owner is a typed name, which proves no one.",
+    )
+    assert spark_trips.rows(TARGET) == before
 
 
 def test_an_apply_killed_at_each_phase_leaves_each_partition_old_or_approved_and_readers_never_see_neither(

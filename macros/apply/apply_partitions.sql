@@ -296,13 +296,3 @@
   {{ return(' at ' ~ run.approved_at if run.get('approval_proven')
             else ', given offline (its time unproven: dated by its plan, ' ~ run.get('approved_at') ~ ')') }}
 {% endmacro %}
-
-{# How the approval was proven, for the audit trail (`history`, `partitions` read it): "; signed by <principal> (key
-   <fingerprint>), …" for each key the CLI verified, nothing for a typed name. #}
-{% macro _signatures_said(approval) %}
-  {% set each = [] %}
-  {% for signature in approval.get('signatures') or [] %}
-    {% do each.append(signature.principal ~ ' (key ' ~ signature.key ~ ', signed ' ~ signature.approved_at ~ ')') %}
-  {% endfor %}
-  {{ return(('; signed by ' ~ each | join(', ')) if each else '') }}
-{% endmacro %}

@@ -19,11 +19,13 @@
   {% set target_relation = dbt_backfill._relation(target_relation or dbt_backfill._recorded_packet(run_id).packet.target) %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
   {% set sha256 = approved_sha256 | string | trim | lower %}
-  {% set planned = dbt_backfill._execute('select packet_sha256 from ' ~ audit ~ ' where run_id = '
+  {% set planned = dbt_backfill._execute('select packet_sha256, model from ' ~ audit ~ ' where run_id = '
       ~ dbt_backfill._sql_literal(run_id) ~ " and event in ('planned', 'packet_recorded') and "
-      ~ dbt_backfill._trusted_writer(audit, target_relation)).rows | map(attribute='packet_sha256') | list
+      ~ dbt_backfill._trusted_writer(audit, target_relation)).rows
       if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) else [] %}
-  {% if sha256 not in planned %}
+  {# the row names the planned model, as every row of the run does: `history MODEL` lists it with them #}
+  {% set model = (planned | selectattr('packet_sha256', 'equalto', sha256) | map(attribute='model') | first) or none %}
+  {% if sha256 not in planned | map(attribute='packet_sha256') | list %}
     {% do dbt_backfill._refuse('not_planned', 'no plan of ' ~ dbt_backfill._relation_name(target_relation) ~ ' wrote a '
         ~ 'packet of run ' ~ run_id ~ ' with sha256 ' ~ sha256[:12] ~ '…: nothing is recorded. Approve the packet as '
         ~ 'planned. The target is unchanged.', {'run_id': run_id}) %}
@@ -34,7 +36,8 @@
   {% if revoke %}
     {# withdrawn by the login that gave it: from now on it counts for nothing, for this run (plan again to approve anew) #}
     {% do dbt_backfill.record_audit_event(target_relation, 'approval_revoked', run_id, {
-        'packet_sha256': sha256, 'approved_by': approved_by or me, 'detail': 'revoked with the login of ' ~ me}) %}
+        'model': model, 'packet_sha256': sha256, 'approved_by': approved_by or me,
+        'detail': 'revoked with the login of ' ~ me}) %}
     {% do dbt_backfill._commit() %}
     {% do log('Approval of run ' ~ run_id ~ ' by ' ~ me ~ ' revoked: it counts for nothing from now on.', info=true) %}
     {% do dbt_backfill._emit_result('approval_revoked', {'run_id': run_id, 'by': me}) %}
@@ -47,7 +50,7 @@
         ~ 'one approval counts once. The target is unchanged.', {'run_id': run_id}) %}
   {% endif %}
   {% do dbt_backfill.record_audit_event(target_relation, 'approval_given', run_id, {
-      'packet_sha256': sha256, 'approved_by': approved_by or me,
+      'model': model, 'packet_sha256': sha256, 'approved_by': approved_by or me,
       'detail': 'approved with the login of ' ~ me ~ ' (recorded when approved)'}) %}
   {% do dbt_backfill._commit() %}
   {% do log('Approval of run ' ~ run_id ~ ' (packet sha256 ' ~ sha256[:12] ~ '…) recorded as given by ' ~ me

@@ -84,7 +84,7 @@
 {% endmacro %}
 
 {# Who did it and what came of it, in words, from an event's own columns: `who` (who rolled back or cleaned, who ran
-   a full refresh), `said` (the outcome; a full refresh's reason) and `shown` (`said` within 60 characters, for the
+   a full refresh), `said` (the outcome; a full refresh's reason; how an approval was proven) and `shown` (`said` within 60 characters, for the
    table: _shortened). #}
 {% macro _event_said(event) %}
   {% set detail = event.detail or '' %}
@@ -97,6 +97,14 @@
     {% set who = event.approved_by %}
   {% endif %}
   {% set said = (event.outcome or '') ~ (': ' ~ detail if event.event == 'full_refresh' and detail else '') %}
+  {# how an approval was proven (_approval_proof): the keys that signed it, the login that gave or withdrew it #}
+  {% if event.event == 'approved' %}
+    {% set proof = dbt_backfill._approval_proof(detail) %}
+    {% set said = ((said ~ '; ') if said else '') ~ ('proven by ' ~ proof if proof else 'signed by no key') %}
+  {% elif event.event in ('approval_given', 'approval_revoked') %}
+    {% set said = ('given' if event.event == 'approval_given' else 'withdrawn') ~ ' with '
+        ~ (dbt_backfill._approval_proof(none, [event.recorded_by]) if event.recorded_by else 'a login the engine does not name') %}
+  {% endif %}
   {{ return({'who': who, 'said': said, 'shown': dbt_backfill._shortened(said, 60)}) }}
 {% endmacro %}
 

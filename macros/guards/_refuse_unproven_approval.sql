@@ -28,7 +28,9 @@
   {% endfor %}
   {# a cascade's child is approved by its root: the root run's approvals given with a login count for it #}
   {% set given_for = approval.get('cascade_of') or {'run_id': run_id, 'packet_sha256': approval.get('packet_sha256')} %}
-  {% set roles = dbt_backfill._approving_roles(target_relation, given_for.run_id, given_for.packet_sha256, policy.roles)
+  {# recorded beside the root's own table, which a child in another schema does not share #}
+  {% set given_to = dbt_backfill._relation(given_for.target_relation) if given_for.get('target_relation') else target_relation %}
+  {% set roles = dbt_backfill._approving_roles(given_to, given_for.run_id, given_for.packet_sha256, policy.roles)
       if policy.roles else [] %}
   {% for given in roles %}
     {% if given.revoked %}

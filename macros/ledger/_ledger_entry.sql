@@ -19,7 +19,8 @@
   {{ return({'value': value, 'rows': now.row_count, 'sha256': now.sha256, 'fingerprint': now,
              'writer': ('full refresh' if last.event == 'full_refresh' else 'run') if last else 'unrecorded',
              'run_id': last.run_id if last else none, 'event': last.event if last else none, 'at': last.at if last else none,
-             'approved_by': last.approved_by if last else none, 'by': last.by if last else none,
+             'approved_by': last.approved_by if last else none, 'approval_proof': last.get('approval_proof') if last else none,
+             'by': last.by if last else none,
              'packet': by_run.get('packet'), 'holds_writer': holds,
              'holders': ledger.holders.get(value) or [], 'said': said}) }}
 {% endmacro %}

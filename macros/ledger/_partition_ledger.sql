@@ -4,13 +4,14 @@
     writes    per partition value, each replacement (`replaced`), adoption (`adopted`: an apply found it already
               holding its approved rows), restore (`restored`) and release (`released`: a rollback with nothing of
               its own to undo) a dbt-backfill run committed there, and each allowed full refresh (`full_refresh`,
-              every partition): {at, run_id, event, approved_by, by, fingerprint (after the write), reason, backup
-              (a replacement's), seq (its place in the trail)};
+              every partition): {at, run_id, event, approved_by, approval_proof, by, fingerprint (after the write),
+              reason, backup (a replacement's), seq (its place in the trail)};
     holders   per partition value, the runs whose rows it holds as the trail tells it, the last on top: a
               replacement or an adoption puts its run on top, a restore or a release takes its run off, a full
               refresh clears it. A run that is in `holders` but not on top was written over by the run on top;
     runs      per run that planned, was approved or wrote here: {approved_by, approved_at (the database's time of its
-              approval where recorded when given, else its plan's: approval_proven false), planned_at, packet (the
+              approval where recorded when given, else its plan's: approval_proven false), approval_proof (how it
+              was proven: the keys that signed it, the logins that gave it, none for a typed name), planned_at, packet (the
               packet file the CLI's plan wrote, as it was named), pure_dbt, partitions (as planned), verdict,
               cleaned (the last `cleaned` row: {at, by}; its stages are gone, so its packet can no longer apply)}.
   `values`: the partitions to read (none: every partition the trail names). What a partition holds now is the
@@ -26,16 +27,19 @@
     {{ return(ledger) }}
   {% endif %}
   {% do dbt_backfill.refuse_untrusted_audit_table(audit, target_relation) %}
+  {# an approval given with a login is the writer's own row (PostgreSQL names it; no role can write another's name):
+     read whoever wrote it, as the policy counts it (_approving_roles); elsewhere no row names its writer #}
+  {% set writer = dbt_backfill._recorded_by_column() %}
   {% set rows = dbt_backfill._execute('select cast(recorded_at as ' ~ dbt.type_string() ~ ') as recorded_at, run_id, event, '
-      ~ 'partition_value, approved_by, fingerprint_after, outcome, detail from ' ~ audit ~ ' where target = '
-      ~ dbt_backfill._sql_literal(dbt_backfill._relation_name(target_relation))
-      ~ " and event in ('planned', 'packet_recorded', 'approved', 'partition_replaced', 'partition_skipped', 'rolled_back', "
+      ~ 'partition_value, approved_by, fingerprint_after, outcome, detail, ' ~ writer ~ ' as recorded_by from ' ~ audit
+      ~ ' where target = ' ~ dbt_backfill._sql_literal(dbt_backfill._relation_name(target_relation))
+      ~ " and (event in ('planned', 'packet_recorded', 'approved', 'partition_replaced', 'partition_skipped', 'rolled_back', "
       ~ "'full_refresh', 'cleaned') and " ~ dbt_backfill._trusted_writer(audit, target_relation)
-      ~ ' order by recorded_at, run_id').rows %}
+      ~ " or event in ('approval_given', 'approval_revoked') and " ~ writer ~ ' is not null) order by recorded_at, run_id').rows %}
   {% for row in rows %}
     {% set run = ledger.runs.setdefault(row['run_id'], {'approved_by': none, 'approved_at': none, 'planned_at': none,
                                                          'packet': none, 'pure_dbt': false, 'partitions': [], 'verdict': none,
-                                                         'cleaned': none}) %}
+                                                         'cleaned': none, 'approved_detail': none, 'logins': []}) %}
     {% set event, value, at, seq = row['event'], row['partition_value'], (row['recorded_at'] | string)[:19], loop.index %}
     {% if event in ('planned', 'packet_recorded') %}
       {% do run.update({'planned_at': run.planned_at or at, 'pure_dbt': event == 'packet_recorded', 'verdict': row['outcome']}) %}
@@ -53,7 +57,12 @@
          was planned: an approval cannot precede its plan, so it never outranks a later decision #}
       {% set proven = ' (recorded when approved' in (row['detail'] or '') %}
       {% do run.update({'approved_by': row['approved_by'], 'approval_proven': proven,
-                        'approved_at': at if proven else (run.planned_at or at)}) %}
+                        'approved_at': at if proven else (run.planned_at or at),
+                        'approved_detail': row['detail']}) %}
+    {% elif event == 'approval_given' and row['recorded_by'] not in run.logins %}
+      {% do run.logins.append(row['recorded_by']) %}
+    {% elif event == 'approval_revoked' and row['recorded_by'] in run.logins %}
+      {% do run.logins.remove(row['recorded_by']) %}
     {% elif event == 'cleaned' %}
       {% set detail = fromjson(row['detail']) if (row['detail'] or '').startswith('{') else {} %}
       {% do run.update({'cleaned': {'at': at, 'by': detail.get('by')}}) %}
@@ -86,5 +95,19 @@
     {% endif %}
   {% endfor %}
   {% do dbt_backfill._commit() %}
+  {{ return(dbt_backfill._with_approval_proof(ledger)) }}
+{% endmacro %}
+
+{# How each run's approval was proven (_approval_proof), on the run and on every write it made: `partitions` and the
+   notes that name a run say it with the run. #}
+{% macro _with_approval_proof(ledger) %}
+  {% for run in ledger.runs.values() %}
+    {% do run.update({'approval_proof': dbt_backfill._approval_proof(run.approved_detail, run.logins)}) %}
+  {% endfor %}
+  {% for writes in ledger.writes.values() %}
+    {% for write in writes if write.run_id in ledger.runs %}
+      {% do write.update({'approval_proof': ledger.runs[write.run_id].approval_proof}) %}
+    {% endfor %}
+  {% endfor %}
   {{ return(ledger) }}
 {% endmacro %}

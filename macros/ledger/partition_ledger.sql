@@ -7,7 +7,8 @@
   find it already holding its approved rows), else the last write (a rollback, a full refresh). Only reads.
   Partitions: the named ones (values and inclusive ranges, as plan takes them), else every partition
   the audit trail records a write of. Logs one line per partition; emits `ledger`: {model, target, partitions:
-  [{value, rows, sha256, writer, run_id, event, at, approved_by, by, holds_writer, holders, said}]}.
+  [{value, rows, sha256, writer, run_id, event, at, approved_by, approval_proof (how the approval was proven:
+  _approval_proof; none for a typed name), by, holds_writer, holders, said}]}.
 
   dbt run-operation dbt_backfill.partition_ledger --args '{model: fct_trips, partitions: 2026-03-01..2026-03-03}'
 #}

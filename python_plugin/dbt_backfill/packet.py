@@ -198,7 +198,9 @@ class Packet:
     control: Mapping[str, Any] | None = None  # {value, fingerprint}: a partition outside the scope that must not change
     downstream: tuple[Mapping[str, Any], ...] = ()  # models downstream, topological order, with their mapping
     batch_size: int = 5
-    cascade_of: Mapping[str, str] | None = None  # {run_id, packet_sha256} of the root packet this one cascades from
+    cascade_of: Mapping[str, Any] | None = (
+        None  # {run_id, packet_sha256, target_relation} of the root packet this one cascades from
+    )
     expires_at: str | None = None  # ISO 8601, UTC: apply refuses the packet after it (meta.backfill.approval_ttl)
     # {excluded: {columns, rows, partitions, said} | None, run_level: {columns, partitions, said} | None}: what the
     # plan says of its columns (macros/review/_column_notes.sql); absent from packets written before issue 53

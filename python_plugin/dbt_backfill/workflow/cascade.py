@@ -290,7 +290,13 @@ def _plan_child(cascade: _Cascade, model: str, in_reach: list[str]) -> PlanResul
             partitions=in_reach,
             out=root.path.with_name(f"{model}__{root.packet.run_id}__cascade.yml"),
             batch_size=cascade.batch_size or root.packet.batch_size,
-            cascade_of={"run_id": root.packet.run_id, "packet_sha256": _approval(root.packet).packet_sha256},
+            # the root's target too: a login's approval of the root is recorded beside the root's table, which may
+            # not be the child's audit table (a custom schema)
+            cascade_of={
+                "run_id": root.packet.run_id,
+                "packet_sha256": _approval(root.packet).packet_sha256,
+                "target_relation": root.packet.target.to_dict(),
+            },
         ),
     )
 

@@ -22,6 +22,7 @@ class LedgerEntry:
     event: str | None  # replaced | restored | full_refresh
     at: str | None
     approved_by: str | None
+    approval_proof: str | None  # how the approval was proven (keys, logins); None: a typed name
     by: str | None  # who rolled back, or ran the full refresh
     holds_writer: bool  # the partition still holds what its last recorded writer wrote
     said: str  # all of it, in words
@@ -37,6 +38,7 @@ class LedgerEntry:
             event=data.get("event"),
             at=data.get("at"),
             approved_by=data.get("approved_by"),
+            approval_proof=data.get("approval_proof"),
             by=data.get("by"),
             holds_writer=bool(data["holds_writer"]),
             said=str(data["said"]),

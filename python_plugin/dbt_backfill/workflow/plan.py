@@ -36,7 +36,9 @@ class PlanRequest:
     allow_watermark_move: str | None = None  # the reason, when the live job's watermark may rise
     allow_table: str | None = None  # the reason, when a `table` model (rebuilt whole by its next run) is planned
     batch_size: int = 5  # partitions per batch after the canary; apply may override
-    cascade_of: Mapping[str, str] | None = None  # {run_id, packet_sha256} of the root, for a cascade's plan
+    cascade_of: Mapping[str, Any] | None = (
+        None  # {run_id, packet_sha256, target_relation} of the root, for a cascade's plan
+    )
     prove_window: str | None = None  # "full": prove the input windows over the whole history in this plan
     chosen_by: str | None = None  # how the partitions were chosen, where not named (plan --stale): the scope says it
     # told the partitions the package expanded the request's into, before anything is built (the CLI says them)

@@ -273,6 +273,8 @@ def _written_by_another_run(p: PartitionState) -> str:
         else "this run did not replace it, so `rollback` of this packet leaves it alone"
     )
     approver = ledger.get("approved_by") or "an unrecorded approver"
+    if ledger.get("approval_proof"):  # how it was proven (the package's _approval_proof); a typed name is the name
+        approver += f"; proven by {ledger['approval_proof']}"
     how = "wrote" if ledger.get("event") == "replaced" else "took as its own (it already held its approved rows)"
     cleaned = ledger.get("cleaned") or {}
     undo = (
