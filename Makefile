@@ -73,6 +73,8 @@ check: install
 	$(BIN)/ruff format --check python_plugin tests bench
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+	# the macros' floors and layout, as lint-imports holds the Python's (seconds, no database)
+	$(BIN)/python -m pytest tests/test_macro_floors.py tests/test_macro_layout.py tests/test_decisions_index.py -q -n 0 -p no:cacheprovider
 
 test: install postgres-binaries java-runtime spark-jars
 	$(BIN)/python -m pytest tests -q -n $(PYTEST_WORKERS) --dist loadgroup --no-loadscope-reorder --durations=25 $(PYTEST_ARGS)

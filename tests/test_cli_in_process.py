@@ -1,5 +1,6 @@
 """What the CLI decides before any SQL, tested in process (click's CliRunner): no database, no dbt invocation."""
 
+import re
 import shutil
 from pathlib import Path
 
@@ -73,6 +74,26 @@ def plan_with(tmp_path, monkeypatch, *args):
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("DBT_PROJECT_DIR", raising=False)
     return CliRunner().invoke(main, ["plan", "fct_trips", *args])
+
+
+def test_the_file_and_the_package_refuse_the_same_hidden_characters_code_point_by_code_point():
+    """A partitions file is read by the CLI (its line and column) and every value by the package
+    (_partition_items): one set of characters, Unicode's control, format and separator categories, checked here over
+    every code point so the two can never refuse different ones (issue 56, item 4)."""
+    import sys
+
+    from dbt_backfill.workflow.plan import hidden_character
+
+    macro = (Path(__file__).resolve().parents[1] / "macros" / "spec" / "_partition_items.sql").read_text()
+    jinja_literal = re.search(r"modules\.re\.search\('(\[[^']+\])', item\)", macro).group(1)
+    package = re.compile(jinja_literal.replace("\\\\", "\\"))  # the Jinja string's \\ is one backslash
+    differ = [
+        code
+        for code in range(sys.maxunicode + 1)
+        if 0xD800 > code or code > 0xDFFF
+        if bool(package.search(chr(code))) != bool(hidden_character(chr(code)))
+    ]
+    assert not differ, [f"U+{code:04X}" for code in differ[:20]]
 
 
 def test_a_partitions_file_is_split_at_newlines_alone_and_refuses_what_is_not_plain_text_by_position(

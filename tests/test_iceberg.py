@@ -189,7 +189,7 @@ def test_a_commit_to_the_partition_after_its_publish_before_its_check_is_left_as
     iceberg_trips, seed_packet
 ):
     """The check after the publish reads the partition unlike the approval because another writer committed to it on
-    main in between: the undo (`_iceberg_undo`) finds the partition's files changed since the snapshot it published
+    main in between: the undo (`iceberg__undo_replacement`) finds the partition's files changed since the snapshot it published
     and leaves it as that writer left it, rather than publish the tagged rows over it; the apply refuses and says so."""
     path, packet = seed_packet
     approved(iceberg_trips, path)

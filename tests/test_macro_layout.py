@@ -44,8 +44,11 @@ STEPS = {
     "fingerprint",
     "transaction",
     "utils",
+    "session",
+    "spec",
 }
-ADAPTER_LEAF = re.compile(r"^(default|postgres|duckdb|spark)__")
+# an engine's leaf (adapter.dispatch), or a Spark table format's (utils/_format_leaf)
+ADAPTER_LEAF = re.compile(r"^(default|postgres|duckdb|spark|delta|iceberg)__")
 MAX_LINES = 80
 LONGER_BECAUSE = "{# longer than 80 lines because"
 MACRO_START = re.compile(r"{%-?\s*macro\s+(\w+)")

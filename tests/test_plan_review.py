@@ -428,7 +428,12 @@ def test_apply_cascade_rebuilds_the_downstream_model_behind_the_root_each_behind
     root = yaml.safe_load(path.read_text())
     [child_path] = (trips.dir / "backfills").glob("daily_fares__*__cascade.yml")
     child = yaml.safe_load(child_path.read_text())
-    assert child["cascade_of"] == {"run_id": root["run_id"], "packet_sha256": root["approval"]["packet_sha256"]}
+    # the root's table too: the logins that approved the root are recorded beside it (issue 55, DECISIONS 138)
+    assert child["cascade_of"] == {
+        "run_id": root["run_id"],
+        "packet_sha256": root["approval"]["packet_sha256"],
+        "target_relation": root["target_relation"],
+    }
     assert child["approval"]["approved_by"] == f"Dana Owner (cascade of {root['run_id']})"
     assert child["gates"] and all(g["passed"] for g in child["gates"])
     verify = trips.backfill("verify", str(child_path))

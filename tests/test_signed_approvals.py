@@ -460,3 +460,30 @@ def test_a_cascade_under_a_project_wide_policy_is_covered_by_its_roots_signature
     result = trips.backfill("apply", str(out), "--cascade")
     assert result.returncode == 0, result.output
     assert "Cascade: daily_fares applied" in result.stdout
+
+
+def test_a_key_listed_first_for_another_namespace_is_verified_by_its_next_line(tmp_path):
+    """No database: a key listed twice in allowed_signers, first on a line limited to git's namespace (as a team that
+    signs commits with it may list it), then for dbt-backfill's. Each line the file lists for the key is tried: the
+    signature verifies by the second, counts once, and a key on no line for the namespace is refused."""
+    import dataclasses
+
+    from dbt_backfill.packet import Packet
+    from dbt_backfill.workflow.approval import sign_approval, verified_approvals
+
+    packet_path = tmp_path / "backfills" / "seed.yml"
+    packet_path.parent.mkdir()
+    shutil.copy(REPO / "docs" / "examples" / "fct_trips__seed.yml", packet_path)
+    packet = dataclasses.replace(Packet.read(packet_path), expires_at=None)
+    dana, dana_public = key(tmp_path, "dana")
+    (tmp_path / ".dbt-backfill").mkdir()
+    signers = tmp_path / ".dbt-backfill" / "allowed_signers"
+    signers.write_text(f'dana@git namespaces="git" {dana_public}\ndana@example.com {dana_public}\n')
+    now = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")
+    signed = sign_approval(packet_path, packet, dana, tmp_path, now)
+    assert signed.principal == "dana@example.com", signed
+    [found] = verified_approvals(packet_path, packet, tmp_path)
+    assert (found.principal, found.key) == ("dana@example.com", signed.key)
+    signers.write_text(f'dana@git namespaces="git" {dana_public}\n')
+    with pytest.raises(Exception, match="it was not made over this packet"):
+        verified_approvals(packet_path, packet, tmp_path)

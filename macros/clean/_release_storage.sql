@@ -6,7 +6,7 @@
   target's location (one the target may read: see _spark_release_directory).
 #}
 {% macro _release_storage(relation, target_relation, unit, list_only=false) %}
-  {{ return(adapter.dispatch('_release_storage', 'dbt_backfill')(relation, target_relation, unit, list_only)) }}
+  {{ return((dbt_backfill._format_leaf('_release_storage', unit.get('format')) or adapter.dispatch('_release_storage', 'dbt_backfill'))(relation, target_relation, unit, list_only)) }}
 {% endmacro %}
 
 {% macro default___release_storage(relation, target_relation, unit, list_only=false) %}
@@ -14,7 +14,6 @@
 {% endmacro %}
 
 {% macro spark___release_storage(relation, target_relation, unit, list_only=false) %}
-  {% if unit.get('format') == 'iceberg' %}{{ return(dbt_backfill._iceberg_release_refs(relation, target_relation, list_only)) }}{% endif %}
   {% set layout = dbt_backfill._spark_table_layout(relation) %}
   {# a build (a managed, unpartitioned table): dropping it deletes its files #}
   {% if layout.type != 'EXTERNAL' or layout.partition_columns != [unit.column | lower] %}

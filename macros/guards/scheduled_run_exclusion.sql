@@ -4,7 +4,7 @@
   Feeds check 3 of the review. `layout`: how the engine stores the target (_target_layout; Spark: its format).
 #}
 {% macro scheduled_run_exclusion(node, layout={}) %}
-  {{ return(adapter.dispatch('scheduled_run_exclusion', 'dbt_backfill')(node, layout)) }}
+  {{ return((dbt_backfill._format_leaf('scheduled_run_exclusion', (layout or {}).get('provider') or (node.config.get('file_format') if node else none)) or adapter.dispatch('scheduled_run_exclusion', 'dbt_backfill'))(node, layout)) }}
 {% endmacro %}
 
 {% macro default__scheduled_run_exclusion(node, layout={}) %}
@@ -29,8 +29,6 @@
 
 {# Spark: no lock exists that the scheduled run and apply could share. #}
 {% macro spark__scheduled_run_exclusion(node, layout={}) %}
-  {% if (layout.get('provider') or '') | lower == 'delta' %}{{ return(dbt_backfill._delta_scheduled_run_exclusion()) }}{% endif %}
-  {% if node and (node.config.get('file_format') or '') | lower == 'iceberg' %}{{ return(dbt_backfill._iceberg_scheduled_run_exclusion()) }}{% endif %}
   {{ return({'scheduled_run_waits': false, 'how': 'Spark has no lock that a scheduled run and apply can share: nothing stops the live job from writing the table while a partition is overwritten. Run the apply outside the job\'s schedule (pause it), or on a table format with optimistic concurrency (Delta, Iceberg), whose conflicting commit fails instead',
              'alternative': 'pause the model\'s scheduled job for the apply (there is no lock to take on Spark), and run verify after it'}) }}
 {% endmacro %}

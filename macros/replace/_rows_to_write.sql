@@ -14,7 +14,7 @@
 {% macro _rows_to_write(source_relation, partition_predicate, column_names, source_as, partition_value, unchanged_clause,
                         target_relation, unit) %}
   {% do dbt_backfill._check_source(source_relation, target_relation, source_as, partition_value, unchanged_clause) %}
-  {{ return(adapter.dispatch('_rows_to_write', 'dbt_backfill')(source_relation, partition_predicate, column_names,
+  {{ return((dbt_backfill._format_leaf('_rows_to_write', unit.format) or adapter.dispatch('_rows_to_write', 'dbt_backfill'))(source_relation, partition_predicate, column_names,
                                                                target_relation, unit, source_as)) }}
 {% endmacro %}
 
@@ -31,8 +31,6 @@
 {% endmacro %}
 
 {% macro spark___rows_to_write(source_relation, partition_predicate, column_names, target_relation, unit, source_as) %}
-  {% if unit.format == 'iceberg' %}{{ return(dbt_backfill._iceberg_rows_to_write(source_relation, partition_predicate, column_names, target_relation, unit, source_as)) }}{% endif %}
-  {% if unit.format == 'delta' %}{{ return(dbt_backfill._delta_rows_to_write(source_relation, partition_predicate, column_names, target_relation, unit, source_as)) }}{% endif %}
   {% if source_as == 'backup' %}
     {{ return({'relation': source_relation, 'copied': false, 'keep': true}) }}
   {% endif %}

@@ -9,7 +9,7 @@
 {% endmacro %}
 
 {# `writing` (a write session, _write_session): on Delta, also the table's version now, before any partition of the
-   session is read: a rollback's write counts other writers' commits from there (_delta_rows_to_write), so none
+   session is read: a rollback's write counts other writers' commits from there (delta___rows_to_write), so none
    between its read of a partition and its write goes unseen. A plan or a clean reads no version. #}
 {% macro spark___target_layout(target_relation, writing=false) %}
   {% set layout = dbt_backfill._spark_table_layout(target_relation) %}

@@ -3,7 +3,7 @@
   (the one that then replaces the partition), so the backup and the replacement commit or vanish together.
 #}
 {% macro backup_partition(target_relation, backup_relation, partition_predicate, partition=none) %}
-  {{ return(adapter.dispatch('backup_partition', 'dbt_backfill')(target_relation, backup_relation, partition_predicate, partition)) }}
+  {{ return((dbt_backfill._format_leaf('backup_partition', (partition or {}).get('format')) or adapter.dispatch('backup_partition', 'dbt_backfill'))(target_relation, backup_relation, partition_predicate, partition)) }}
 {% endmacro %}
 
 {% macro default__backup_partition(target_relation, backup_relation, partition_predicate, partition=none) %}
@@ -26,8 +26,6 @@
    rows before: none). External, so dropping the backup deletes no file; clean deletes the directory when no
    rollback needs it and the target does not read it (_spark_release_directory). #}
 {% macro spark__backup_partition(target_relation, backup_relation, partition_predicate, partition=none) %}
-  {% if (partition or {}).get('format') == 'iceberg' %}{{ return(dbt_backfill._iceberg_backup_partition(target_relation, backup_relation, partition)) }}{% endif %}
-  {% if partition.format == 'delta' %}{{ return(dbt_backfill._delta_backup_partition(target_relation, backup_relation, partition_predicate, partition)) }}{% endif %}
   {% do dbt_backfill._spark_external_like(backup_relation, target_relation, dbt_backfill._backfill_directory(partition, backup_relation)) %}
   {% set location = dbt_backfill._spark_partition_location(target_relation, partition) %}
   {% do dbt_backfill._execute('alter table ' ~ backup_relation ~ ' add ' ~ dbt_backfill._spark_partition_spec(partition)

@@ -5,7 +5,7 @@
   ({column, value}) names the partition for engines whose replace names it rather than filters by a predicate.
 #}
 {% macro replace_partition(target_relation, stage_relation, partition_predicate, column_names, partition=none) %}
-  {{ return(adapter.dispatch('replace_partition', 'dbt_backfill')(target_relation, stage_relation, partition_predicate, column_names, partition)) }}
+  {{ return((dbt_backfill._format_leaf('replace_partition', (partition or {}).get('format')) or adapter.dispatch('replace_partition', 'dbt_backfill'))(target_relation, stage_relation, partition_predicate, column_names, partition)) }}
 {% endmacro %}
 
 {% macro default__replace_partition(target_relation, stage_relation, partition_predicate, column_names, partition=none) %}
@@ -37,8 +37,6 @@
   was). The target's partitioning was checked once for the whole apply (write_unit_problem).
 #}
 {% macro spark__replace_partition(target_relation, stage_relation, partition_predicate, column_names, partition=none) %}
-  {% if (partition or {}).get('format') == 'iceberg' %}{{ return(dbt_backfill._iceberg_publish(target_relation, stage_relation, partition)) }}{% endif %}
-  {% if partition and partition.format == 'delta' %}{{ return(dbt_backfill._delta_replace_partition(target_relation, stage_relation, partition_predicate, column_names, partition)) }}{% endif %}
   {% if partition is none %}
     {% do dbt_backfill._fail('replace_partition on Spark needs the partition {column, value}: the swap names it. '
         ~ 'The target is unchanged.') %}

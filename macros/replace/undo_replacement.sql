@@ -4,7 +4,7 @@
   Engines without multi-statement transactions restore the partition from its backup.
 #}
 {% macro undo_replacement(target_relation, backup_relation, scope, partition_value, target_columns) %}
-  {{ return(adapter.dispatch('undo_replacement', 'dbt_backfill')(target_relation, backup_relation, scope, partition_value, target_columns)) }}
+  {{ return((dbt_backfill._format_leaf('undo_replacement', dbt_backfill._write_unit(scope, partition_value).format) or adapter.dispatch('undo_replacement', 'dbt_backfill'))(target_relation, backup_relation, scope, partition_value, target_columns)) }}
 {% endmacro %}
 
 {% macro default__undo_replacement(target_relation, backup_relation, scope, partition_value, target_columns) %}
@@ -22,8 +22,6 @@
 {# Spark: the swap is already visible; pointing the partition back at the directory its backup names (the old one,
    untouched) is the undo, again one catalog operation. #}
 {% macro spark__undo_replacement(target_relation, backup_relation, scope, partition_value, target_columns) %}
-  {% if dbt_backfill._write_unit(scope, partition_value).format == 'iceberg' %}{{ return(dbt_backfill._iceberg_undo(target_relation, backup_relation, scope, partition_value, target_columns)) }}{% endif %}
-  {% if dbt_backfill._write_unit(scope, partition_value).format == 'delta' %}{{ return(dbt_backfill._delta_undo_replacement(target_relation, backup_relation, scope, partition_value, target_columns)) }}{% endif %}
   {% if backup_relation is none %}
     {{ return('Spark has no transaction to roll back and this step keeps no backup: the partition holds what was just written') }}
   {% endif %}

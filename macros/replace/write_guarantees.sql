@@ -12,7 +12,7 @@
   `table_format`, the write session's layout.provider).
 #}
 {% macro write_guarantees(table_format=none) %}
-  {{ return(adapter.dispatch('write_guarantees', 'dbt_backfill')(table_format)) }}
+  {{ return((dbt_backfill._format_leaf('write_guarantees', table_format) or adapter.dispatch('write_guarantees', 'dbt_backfill'))(table_format)) }}
 {% endmacro %}
 
 {% macro default__write_guarantees(table_format=none) %}
@@ -42,8 +42,6 @@
    its own first, checked there, and then swapped in with one catalog operation (replace_partition), which readers
    see whole or not at all; what a rollback would undo elsewhere is a swap back to the old directory. #}
 {% macro spark__write_guarantees(table_format=none) %}
-  {% if (table_format or '') | lower == 'iceberg' %}{{ return(dbt_backfill._iceberg_write_guarantees()) }}{% endif %}
-  {% if (table_format or '') | lower == 'delta' %}{{ return(dbt_backfill._delta_write_guarantees()) }}{% endif %}
   {{ return({
       'unit': 'by one partition-location swap',
       'write_semantics': 'swap by partition — write the approved build to a new directory under the table\'s location, check its fingerprint there, then point the partition at it with one ALTER TABLE ... PARTITION ... SET LOCATION (one metastore operation: a reader lists the old directory or the new one, never neither) and check the partition as the table now reads it; a mismatch points it back at the old directory, which is kept untouched as the backup. Spark has no multi-statement transaction: between the swap and the check readers see the new rows',

@@ -5,19 +5,17 @@
   PostgreSQL and DuckDB bound each write by the partition predicate: any table will do.
 #}
 {% macro write_unit_problem(target_relation, partition_column, layout=none) %}
-  {{ return(adapter.dispatch('write_unit_problem', 'dbt_backfill')(target_relation, partition_column, layout)) }}
+  {{ return((dbt_backfill._format_leaf('write_unit_problem', (layout or {}).get('provider')) or adapter.dispatch('write_unit_problem', 'dbt_backfill'))(target_relation, partition_column, layout)) }}
 {% endmacro %}
 
 {% macro default__write_unit_problem(target_relation, partition_column, layout=none) %}
   {{ return(none) }}
 {% endmacro %}
 
-{# Delta and Iceberg: their own checks (_delta_write_unit_problem, _iceberg_write_unit_problem). A Hive table: Spark swaps a partition's directory in the catalog, so it must be partitioned by the partition column alone
+{# Delta and Iceberg: their own checks (delta__write_unit_problem, iceberg__write_unit_problem). A Hive table: Spark swaps a partition's directory in the catalog, so it must be partitioned by the partition column alone
    (by another column, or by it and more, one partition of the backfill is not one partition of the table). #}
 {% macro spark__write_unit_problem(target_relation, partition_column, layout=none) %}
   {% set layout = layout or dbt_backfill._spark_table_layout(target_relation) %}
-  {% if (layout.provider or '') | lower == 'iceberg' %}{{ return(dbt_backfill._iceberg_write_unit_problem(target_relation, partition_column, layout)) }}{% endif %}
-  {% if (layout.provider or '') | lower == 'delta' %}{{ return(dbt_backfill._delta_write_unit_problem(target_relation, partition_column, layout)) }}{% endif %}
   {% set partition_columns = layout.partition_columns %}
   {% if partition_columns == [partition_column | lower] %}{{ return(none) }}{% endif %}
   {{ return(dbt_backfill._relation_name(target_relation)

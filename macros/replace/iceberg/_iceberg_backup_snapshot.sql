@@ -1,4 +1,4 @@
-{# The snapshot an Iceberg backup keeps (see _iceberg_backup_partition): {snapshot_id, problem}. The marker table
+{# The snapshot an Iceberg backup keeps (see iceberg__backup_partition): {snapshot_id, problem}. The marker table
    names the tag and the snapshot; the tag must still exist on the target and point at that snapshot (a tag
    removed, or moved by someone, no longer keeps it from expiry, or keeps another one): else `problem` says what is
    wrong and snapshot_id is none. #}

@@ -122,15 +122,24 @@ def _verify_time(approved_at: str) -> str:
     return at.astimezone(dt.timezone.utc).strftime("%Y%m%d%H%M%SZ")
 
 
-def _principal(signers: Path, signature: Path, approved_at: str) -> str | None:
-    """The principal the allowed-signers file lists for the key that made `signature`, valid at the approval's time;
-    None when it lists none."""
+def _principals(signers: Path, signature: Path, approved_at: str) -> list[str]:
+    """The principals to try for the key that made `signature`: the one ssh-keygen finds for it (the first line that
+    lists the key, valid at the approval's time), then every other principal the file names. find-principals stops at
+    the first line and ignores its namespaces, so a key listed first for git alone (`namespaces="git"`) would hide its
+    line for dbt-backfill; `-Y verify` decides each (key, namespace, validity). None when no line lists the key."""
     found = _ssh_keygen(
         "-Y", "find-principals", "-f", str(signers), "-s", str(signature), "-O",
         f"verify-time={_verify_time(approved_at)}", data=b"",
     )  # fmt: skip
-    principals = found.stdout.decode().split()
-    return principals[0] if found.returncode == 0 and principals else None
+    if found.returncode != 0:
+        return []
+    named = [
+        line.split()[0]
+        for line in signers.read_text(errors="replace").splitlines()
+        if line.strip() and not line.lstrip().startswith("#")
+    ]
+    listed = [p for field in found.stdout.decode().split() + named for p in field.split(",") if p]
+    return list(dict.fromkeys(listed))
 
 
 def _verified_key(signers: Path, principal: str, signature: Path, text: bytes, approved_at: str) -> str | None:
@@ -141,6 +150,16 @@ def _verified_key(signers: Path, principal: str, signature: Path, text: bytes, a
     )  # fmt: skip
     said = re.search(r"key (SHA256:\S+)", (checked.stdout + checked.stderr).decode())
     return said.group(1) if checked.returncode == 0 and said else None
+
+
+def _verified_principal(signers: Path, signature: Path, text: bytes, approved_at: str) -> tuple[str, str] | None:
+    """(principal, key fingerprint): the first principal listed for the key whose line verifies `signature` over
+    exactly `text` at the approval's time; None when none does. One signature is one person, counted once."""
+    for principal in _principals(signers, signature, approved_at):
+        key = _verified_key(signers, principal, signature, text, approved_at)
+        if key is not None:
+            return principal, key
+    return None
 
 
 def sign_approval(packet_path: Path, packet: Packet, key: Path, project_dir: Path, approved_at: str) -> KeyApproval:
@@ -163,15 +182,15 @@ def sign_approval(packet_path: Path, packet: Packet, key: Path, project_dir: Pat
     folder.mkdir(exist_ok=True)
     pending = folder / ".signing.sig"
     pending.write_bytes(made.stdout)
-    principal = _principal(signers, pending, approved_at)
-    fingerprint = _verified_key(signers, principal, pending, text, approved_at) if principal else None
-    if principal is None or fingerprint is None:
+    verified = _verified_principal(signers, pending, text, approved_at)
+    if verified is None:
         pending.unlink()
         raise BackfillRefused(
             "signer_not_listed",
             f"the key {key} is not listed in {signers}: its holder is not one who may approve. The packet is "
             f"unchanged.",
         )
+    principal, fingerprint = verified
     # one file per principal and key: a principal's second key signs beside the first (and counts once)
     safe = re.sub(r"[^A-Za-z0-9@._-]", "_", principal) + "-" + re.sub(r"[^A-Za-z0-9]", "", fingerprint[7:])[:8]
     signature = folder / f"{safe}.sig"
@@ -199,20 +218,20 @@ def verified_approvals(packet_path: Path, packet: Packet, project_dir: Path) -> 
         problem = _time_problem(packet, approved_at)
         if problem:
             raise _unverified(signature, problem)
-        principal = _principal(signers, signature, approved_at) if signers.is_file() else None
-        if principal is None:
+        principals = _principals(signers, signature, approved_at) if signers.is_file() else []
+        if not principals:
             raise _unverified(
                 signature,
                 f"{signers} lists no key that made it (not listed, no longer listed, or not at {approved_at})",
             )
-        key = _verified_key(signers, principal, signature, signed_text(packet, approved_at), approved_at)
-        if key is None:
+        verified = _verified_principal(signers, signature, signed_text(packet, approved_at), approved_at)
+        if verified is None:
             raise _unverified(
                 signature,
                 f"it was not made over this packet (run {packet.run_id}, sha256 {packet.sha256()[:12]}…, approved at "
                 f"{approved_at}): it signs another packet, or what it signed was edited",
             )
-        found.append(KeyApproval(principal, key, approved_at, signature))
+        found.append(KeyApproval(verified[0], verified[1], approved_at, signature))
     return tuple(found)
 
 

@@ -71,9 +71,14 @@ class _AllEqual(Exception):
         self.partitions = partitions
 
 
+HIDDEN_CATEGORIES = ("Cc", "Cf", "Zl", "Zp")  # control, invisible format, line and paragraph separators
+
+
 def hidden_character(text: str) -> tuple[int, str] | None:
-    """The first control or invisible format character of `text` and its 1-based position, or None."""
-    return next(((at, c) for at, c in enumerate(text, start=1) if unicodedata.category(c) in ("Cc", "Cf")), None)
+    """The first control, invisible format or separator character of `text` and its 1-based position, or None. The
+    package refuses the same set in any partition value (macros/spec/_partition_items.sql), checked code point by
+    code point by tests/test_cli_in_process.py."""
+    return next(((at, c) for at, c in enumerate(text, start=1) if unicodedata.category(c) in HIDDEN_CATEGORIES), None)
 
 
 def read_partitions_file(path: Path) -> list[str]:

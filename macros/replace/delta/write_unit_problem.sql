@@ -3,7 +3,7 @@
    clone keeps one partition by a metadata-only DELETE, another writer's change is found by comparing the
    partition's data files between versions (_delta_partition_changed), and Delta's own conflict check isolates
    writers by the partitions they touch (on an unpartitioned table every concurrent write to any day conflicts). #}
-{% macro _delta_write_unit_problem(target_relation, partition_column, layout) %}
+{% macro delta__write_unit_problem(target_relation, partition_column, layout=none) %}
   {% set partition_columns = layout.partition_columns %}
   {% if partition_columns == [partition_column | lower] %}{{ return(none) }}{% endif %}
   {{ return(dbt_backfill._relation_name(target_relation) ~ ' is a delta table '

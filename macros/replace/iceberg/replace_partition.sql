@@ -8,10 +8,10 @@
   the catalog is not rebased: BaseTransaction retries a failed commit by re-applying the ref update, whose base is
   the metadata it started from, and that raises at once (PendingUpdateFailedException, no retry). Read after:
   main must be at exactly the audited snapshot (an ancestor-rollback of main in the instant between the two reads
-  would otherwise pass). The branch is dropped once published. `written_relation` is what _iceberg_rows_to_write
+  would otherwise pass). The branch is dropped once published. `written_relation` is what iceberg___rows_to_write
   returned; the partition's spec was checked once per apply (write_unit_problem).
 #}
-{% macro _iceberg_publish(target_relation, written_relation, unit) %}
+{% macro iceberg__replace_partition(target_relation, written_relation, partition_predicate, column_names, unit=none) %}
   {% set wrote = dbt_backfill._iceberg_state().get(dbt_backfill._relation_name(written_relation)) %}
   {% if wrote is none %}
     {% do dbt_backfill._fail(dbt_backfill._relation_name(written_relation) ~ ' was not written on a branch by this '
@@ -41,6 +41,6 @@
         ~ 'the same instant. Check the table with `dbt-backfill verify` before going on.') %}
   {% endif %}
   {% do dbt_backfill._execute('alter table ' ~ target_relation ~ ' drop branch if exists `' ~ wrote.branch ~ '`', fetch=false) %}
-  {# what an undo compares main with: the snapshot this partition was published at (_iceberg_undo) #}
+  {# what an undo compares main with: the snapshot this partition was published at (iceberg__undo_replacement) #}
   {% do dbt_backfill._iceberg_state().setdefault(unit.value | string, {}).update({'published': wrote.written}) %}
 {% endmacro %}

@@ -1,7 +1,7 @@
 {# What one partition's replacement guarantees on an Iceberg table (write_guarantees' phrases): write-audit-publish.
    Each partition is its own commit on main; Spark has no multi-statement transaction, so the checks after the
    publish can only undo it by a second publish. #}
-{% macro _iceberg_write_guarantees() %}
+{% macro iceberg__write_guarantees(table_format=none) %}
   {{ return({
       'unit': 'by one fast-forward of main to an audited branch snapshot',
       'write_semantics': 'write-audit-publish by partition — tag the snapshot main is at (the backup), make a branch of the run there, write the approved build on it by one static INSERT OVERWRITE ... PARTITION (one commit on the branch, main untouched), read the branch\'s new snapshot by its id and check its fingerprint and commitment against the approval, then fast-forward main to exactly that snapshot (system.fast_forward) only if main is still at the snapshot the branch was made at, and check the partition as the table now reads it. A reader sees main before or after the fast-forward, never neither. Spark has no multi-statement transaction: between the publish and the check readers see the new rows',

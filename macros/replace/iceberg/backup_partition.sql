@@ -7,9 +7,9 @@
   (_iceberg_backup_snapshot). With unit.before and unit.scope (apply: the partition's fingerprint as apply read it, equal to
   the plan's target_before), S's partition must still be those rows: a commit to main between that read and the tag
   (the scheduled run) is refused here, before anything is written. S is the base of the branch the partition is
-  then written on (_iceberg_rows_to_write) and main must still be at S when it is published (_iceberg_publish).
+  then written on (iceberg___rows_to_write) and main must still be at S when it is published (iceberg__replace_partition).
 #}
-{% macro _iceberg_backup_partition(target_relation, backup_relation, unit) %}
+{% macro iceberg__backup_partition(target_relation, backup_relation, partition_predicate, unit=none) %}
   {% set main = dbt_backfill._iceberg_refs(target_relation).get('main') %}
   {% if main is none %}
     {% do dbt_backfill._fail(dbt_backfill._relation_name(target_relation) ~ ' has no snapshot on main yet: there is no '

@@ -5,7 +5,7 @@
    (main moved on, and the partition's files differ from the snapshot we published): then it is left as that writer
    left it, as on Delta — an undo must not overwrite a later decision. A commit after this read makes the undo's own
    publish refuse (main no longer where its branch was made). #}
-{% macro _iceberg_undo(target_relation, backup_relation, scope, partition_value, target_columns) %}
+{% macro iceberg__undo_replacement(target_relation, backup_relation, scope, partition_value, target_columns) %}
   {% if backup_relation is none %}
     {{ return('this step keeps no backup: the partition holds what was just published') }}
   {% endif %}
@@ -17,9 +17,9 @@
     {{ return('another writer changed the partition after snapshot ' ~ published ~ ' published it (main is at snapshot '
               ~ main_now ~ '), so it was left as that writer left it') }}
   {% endif %}
-  {% set rows = dbt_backfill._iceberg_rows_to_write(backup_relation, predicate, target_columns, target_relation, unit,
+  {% set rows = dbt_backfill.iceberg___rows_to_write(backup_relation, predicate, target_columns, target_relation, unit,
       'backup') %}
-  {% do dbt_backfill._iceberg_publish(target_relation, rows.relation, unit) %}
+  {% do dbt_backfill.iceberg__replace_partition(target_relation, rows.relation, predicate, target_columns, unit) %}
   {{ return('main had been fast-forwarded to it, so the partition was restored from the snapshot its backup '
       ~ dbt_backfill._relation_name(backup_relation) ~ ' keeps, by a second branch fast-forwarded onto main') }}
 {% endmacro %}

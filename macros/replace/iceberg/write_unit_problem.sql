@@ -4,7 +4,7 @@
    transform (days(ts), bucket(16, id), truncate(...)) groups many values of a column into one partition, and a
    spec with more fields splits one value into many: either way one backfill partition is not one table partition.
    `layout` is _spark_table_layout's. #}
-{% macro _iceberg_write_unit_problem(target_relation, partition_column, layout) %}
+{% macro iceberg__write_unit_problem(target_relation, partition_column, layout=none) %}
   {% set columns, transforms = layout.partition_columns, layout.get('partition_transforms') or [] %}
   {% if not transforms and columns == [partition_column | lower] %}{{ return(none) }}{% endif %}
   {% set name = dbt_backfill._relation_name(target_relation) %}

@@ -3,11 +3,11 @@
   rows of the partition, copied into `<stage>_w` (a Delta table of its own, kept for clean); rollback: the backup
   (its clone), as it is. Records in the unit's state the copy's version (`pinned`: what the caller fingerprints,
   and what the write reads, `... version as of pinned`) and, for rollback, the target's version (`read`: the one
-  no other commit may change the partition after; apply's is the backup's, _delta_backup_partition). Rollback's is
+  no other commit may change the partition after; apply's is the backup's, delta__backup_partition). Rollback's is
   the version the write session began at (_target_layout), before it read the partition: a commit between that read
-  and this write is then a conflict (_delta_replace_partition), not a change the restore would overwrite unseen.
+  and this write is then a conflict (delta__replace_partition), not a change the restore would overwrite unseen.
 #}
-{% macro _delta_rows_to_write(source_relation, partition_predicate, column_names, target_relation, unit, source_as) %}
+{% macro delta___rows_to_write(source_relation, partition_predicate, column_names, target_relation, unit, source_as) %}
   {% set states = unit.layout.setdefault('delta', {}) %}
   {% if source_as == 'backup' %}
     {% set began = unit.layout.get('delta_version') %}

@@ -1,7 +1,7 @@
 {# Delta: undo this partition's commit (a check after it refused) by one more commit that puts the partition back
    as the version just before ours held it — unless a commit after ours changed the partition: then it is left as
    that writer left it (never overwrite a later decision). Returns the clause the refusal quotes. #}
-{% macro _delta_undo_replacement(target_relation, backup_relation, scope, partition_value, target_columns) %}
+{% macro delta__undo_replacement(target_relation, backup_relation, scope, partition_value, target_columns) %}
   {% set state = scope.layout.delta[partition_value | string] %}
   {% set predicate = dbt_backfill._partition_predicate(scope.partition_column, partition_value) %}
   {% set latest = dbt_backfill._delta_version(target_relation) %}

@@ -6,13 +6,13 @@
   partition (a DELETE of the others, recorded in the clone's log alone), so it holds what the partition held at v,
   as a backup does elsewhere. The clone's CLONE commit records the target and v (`describe history <backup>`),
   and so does its property dbt_backfill.target_version. v is the version this partition's write is checked
-  against (_delta_replace_partition: no other commit may have changed the partition after it). With unit.before
+  against (delta__replace_partition: no other commit may have changed the partition after it). With unit.before
   and unit.scope (apply: the partition's fingerprint as apply just read it, equal to the plan's target_before), the
   clone's rows must still be those: a commit to the partition between that read and v (the scheduled run) would
   otherwise be kept as the backup and replaced by the apply. Refused here instead, before anything is written, as
-  Iceberg's backup does (_iceberg_backup_partition).
+  Iceberg's backup does (iceberg__backup_partition).
 #}
-{% macro _delta_backup_partition(target_relation, backup_relation, partition_predicate, unit) %}
+{% macro delta__backup_partition(target_relation, backup_relation, partition_predicate, unit=none) %}
   {% set version = dbt_backfill._delta_version(target_relation) %}
   {% do dbt_backfill._forget_columns(backup_relation) %}
   {# an earlier attempt's clone goes first: CLONE refuses a destination that holds rows #}

@@ -7,7 +7,7 @@
   delta.logRetentionDuration (default 30 days; `VERSION AS OF` then fails): either shorter than that window, the
   plan says so.
 #}
-{% macro _delta_backup_expiry(target_relation, expires_at) %}
+{% macro delta___backup_expiry(target_relation, layout, expires_at) %}
   {% set names = {'delta.deletedfileretentionduration': 'delta.deletedFileRetentionDuration',
                   'delta.logretentionduration': 'delta.logRetentionDuration'} %}
   {% set retention = {'delta.deletedFileRetentionDuration': 'interval 1 week', 'delta.logRetentionDuration': 'interval 30 days'} %}

@@ -11,9 +11,9 @@
       userMetadata it carries) and, when such a commit changed the partition (_delta_partition_changed), the
       partition is put back as the version just before our commit held it — what the other writer left — by one
       more commit, and the write refused: the later decision is never overwritten by the older one.
-  Records `commit` (our version) for the undo (_delta_undo_replacement).
+  Records `commit` (our version) for the undo (delta__undo_replacement).
 #}
-{% macro _delta_replace_partition(target_relation, source_relation, partition_predicate, column_names, unit) %}
+{% macro delta__replace_partition(target_relation, source_relation, partition_predicate, column_names, unit=none) %}
   {% set state = unit.layout.delta[unit.value | string] %}
   {% set now = dbt_backfill._delta_version(source_relation) %}
   {% if now != state.pinned %}

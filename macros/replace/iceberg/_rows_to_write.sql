@@ -1,15 +1,15 @@
 {#
   Write-audit-publish, the write: one partition's rows written on a branch of the run, one commit on the branch,
   main untouched. The branch (`<source>_w`, the name a Hive write gives its written copy) is made at the snapshot
-  the backup tagged (apply: _iceberg_backup_partition), or at main's snapshot now (rollback, undo); one left by an
+  the backup tagged (apply: iceberg__backup_partition), or at main's snapshot now (rollback, undo); one left by an
   earlier attempt is dropped first. The rows: the stage's (apply) or, for a backup, the target's own rows at the
   snapshot the backup keeps (_iceberg_backup_snapshot), by one static INSERT OVERWRITE ... PARTITION (col = value)
   on the branch, the partition column out (the static spec gives its value). Returns the branch's new snapshot,
   pinned by id (_iceberg_pinned), as {relation, copied, keep}: the caller fingerprints that and commits to it — the
   audit reads the rows as the table will read them once main is fast-forwarded to that very snapshot
-  (_iceberg_publish, which finds {branch, base, written} in _iceberg_state).
+  (iceberg__replace_partition, which finds {branch, base, written} in _iceberg_state).
 #}
-{% macro _iceberg_rows_to_write(source_relation, partition_predicate, column_names, target_relation, unit, source_as) %}
+{% macro iceberg___rows_to_write(source_relation, partition_predicate, column_names, target_relation, unit, source_as) %}
   {% set state = dbt_backfill._iceberg_state() %}
   {% set rows_from = source_relation %}
   {% if source_as == 'backup' %}
