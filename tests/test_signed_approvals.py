@@ -25,7 +25,7 @@ from dbt_backfill.packet import PacketFile
 from dbt_backfill.workflow.approval import signed_text
 from documented import REPO, read_page
 from project import BIN
-from test_tampering import as_role, refused, snapshot
+from test_tampering import APPLIER_PRIVILEGES, as_role, refused, snapshot
 
 trips = trips_on([*POSTGRES_ONLY, *ENGINE_INDEPENDENT])
 
@@ -381,10 +381,89 @@ def test_with_a_role_policy_only_members_logins_other_than_the_planner_lead_to_a
     logins = ", ".join(f"the login of role {role}" for role in (planner, dana, mallory, lee))
     assert f"(approved by Dana Owner; proven by {logins}) replaced it at " in trips.backfill(
         "partitions", "fct_trips", "--partitions", DAYS).stdout  # fmt: skip
+    # Dana withdraws after the write: the write was still made on her approval, and the trail keeps saying so
+    late = trips.dbt("run-operation", "dbt_backfill.approve_backfill", "--target", "dana", "--args", json.dumps(
+        {"run_id": packet["run_id"], "approved_sha256": yaml.safe_load(out.read_text())["approval"]["packet_sha256"],
+         "target_relation": packet["target_relation"], "revoke": True}))  # fmt: skip
+    assert late.returncode == 0, late.output
+    assert f"(approved by Dana Owner; proven by {logins}) replaced it at " in trips.backfill(
+        "partitions", "fct_trips", "--partitions", DAYS).stdout  # fmt: skip
     events = json.loads(trips.backfill("history", "fct_trips", "--run", packet["run_id"], "--json").stdout)["events"]
     said = [(e["event"], e["recorded_by"], e["said"]) for e in events if e["event"].startswith("approval_")]
     assert (("approval_revoked", sam, f"withdrawn with the login of role {sam}") in said
             and ("approval_given", lee, f"given with the login of role {lee}") in said), said  # fmt: skip
+
+
+def by_hand(packet, cascade_of: dict) -> dict:
+    """What the CLI's apply passes apply_partitions (workflow/apply.py), with a cascade root claimed in the approval:
+    what anyone with the applier's credentials can send by hand."""
+    return {
+        **packet.scope_args(),
+        "watermark": dict(packet.watermark_config) if packet.watermark_config else None,
+        "allow_watermark_move": False,
+        "approval": {**packet.approval.to_dict(), "signatures": [], "cascade_of": cascade_of},
+        "partitions": packet.partition_args(),
+        "control": dict(packet.control) if packet.control else None,
+        "packet_sha256": packet.sha256(),
+        "source": dict(packet.source),
+        "downstream": [dict(d) for d in packet.downstream],
+    }
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
+def test_a_cascade_counts_its_roots_logins_only_where_its_plan_recorded_that_root(trips):
+    """A cascade's child counts the logins that approved its root (issue 55), read from the root's audit table. Found
+    by a helper: apply_partitions called by hand with the applier's credentials believed any claimed root, so run B,
+    approved by nobody, was written on run A's approval, and a root "table" the caller named (a plain table whose
+    recorded_by anyone writes) counted forged logins. Now only the root the child's plan recorded
+    (`cascade_planned`, a plan row) counts: both refused, exit 1 on dbt's side, the rows unchanged; the CLI's
+    cascade of A is applied on Dana's login."""
+    from dbt_backfill.packet import Packet
+
+    owners = f"data_owner_{secrets.token_hex(4)}"
+    with (trips.dir / "dbt_project.yml").open("a") as project_file:
+        project_file.write(f"\nvars:\n  dbt_backfill_approval: {{roles: [{owners}], required: 1}}\n")
+    out_a, out_b = trips.dir / "backfills" / "a.yml", trips.dir / "backfills" / "b.yml"
+    for out in (out_a, out_b):
+        assert trips.backfill("plan", "fct_trips", "--partitions", DAYS, "--out", str(out)).returncode == 0
+        assert trips.approve(out).returncode == 0  # a typed name only
+    a, b = Packet.read(out_a), Packet.read(out_b)
+    trips.query(f"create role {owners} nologin")
+    approver = [
+        "grant usage on schema analytics, analytics_backfill to {role}",
+        "grant select on analytics.fct_trips to {role}",
+        "grant select, insert on analytics_backfill.dbt_backfill_audit to {role}",
+    ]
+    dana = as_role(trips, "dana", [*approver, f"grant {owners} to {{role}}"])
+    given = trips.dbt("run-operation", "dbt_backfill.approve_backfill", "--target", "dana", "--args", json.dumps(
+        {"run_id": a.run_id, "approved_sha256": a.sha256(), "target_relation": a.target.to_dict()}))  # fmt: skip
+    assert given.returncode == 0, given.output
+    before = snapshot(trips)
+
+    mallory = as_role(trips, "mallory", [])
+    trips.query(f"create schema forged_backfill authorization {mallory}")
+    trips.query("create table forged_backfill.dbt_backfill_audit (run_id text, event text, packet_sha256 text, "
+                "recorded_by text)")  # fmt: skip
+    trips.query(f"insert into forged_backfill.dbt_backfill_audit values ('{b.run_id}', 'approval_given', "
+                f"'{b.sha256()}', '{dana}')")  # fmt: skip
+    applier = as_role(trips, "applier", APPLIER_PRIVILEGES)
+    trips.query(f"grant usage on schema forged_backfill to {applier}")
+    trips.query(f"grant select on forged_backfill.dbt_backfill_audit to {applier}")
+    forged = {**b.target.to_dict(), "schema": "forged"}
+    for claimed in ({"run_id": a.run_id, "packet_sha256": a.sha256()},
+                    {"run_id": b.run_id, "packet_sha256": b.sha256(), "target_relation": forged}):  # fmt: skip
+        result = trips.dbt("run-operation", "dbt_backfill.apply_partitions", "--target", "applier", "--args",
+                           json.dumps(by_hand(b, claimed)))  # fmt: skip
+        assert result.returncode == 1 and "<<dbt_backfill:refused>>" in result.output, result.output[-3000:]
+        assert (f"fct_trips's approval policy requires 1 approval(s) by distinct people (members of {owners}); this "
+                f"packet has 0" in result.output), result.output[-3000:]  # fmt: skip
+        assert (f"not counted: the claimed cascade root (run {claimed['run_id']}) is not the one this run's plan "
+                "recorded" in result.output), result.output[-3000:]  # fmt: skip
+        assert snapshot(trips) == before
+
+    cascaded = trips.backfill("apply", str(out_a), "--cascade")
+    assert cascaded.returncode == 0, cascaded.output
+    assert "Cascade: daily_fares applied" in cascaded.stdout
 
 
 def with_signers(project, listed: str, signers: str) -> None:

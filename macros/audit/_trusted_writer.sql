@@ -2,8 +2,9 @@
   SQL, true for an audit row whose writer may vouch for what it says (PostgreSQL; every row elsewhere: the other
   engines have no roles). The rows the checks rely on are written by the role they vouch for (_attribute_audit_rows
   makes recorded_by the writer's own name):
-    plan rows (building_stages, planned, packet_recorded, plan_failed, nothing_to_change, window_proven): what was
-              planned, which stages exist, when the approval expires, which windows were proven. Trusted from the owner of the audit table's schema (the
+    plan rows (building_stages, planned, packet_recorded, plan_failed, nothing_to_change, window_proven,
+              cascade_planned): what was planned, which stages exist, when the approval expires, which windows
+              were proven, which root a cascade's child was planned under. Trusted from the owner of the audit table's schema (the
               planner, who owns the stage schema) or of the table, and their members: the planner's word;
     full_refresh: from the target's owner and its members (only they can rebuild it);
     stale_scan:   from the target's owner and its members, and from the reader itself (a scan's vouch says the
@@ -51,7 +52,8 @@
 
 {# The events a plan writes, and those that say what was done to the target (_trusted_writer). #}
 {% macro _plan_events() %}
-  {{ return(['building_stages', 'planned', 'packet_recorded', 'plan_failed', 'nothing_to_change', 'window_proven']) }}
+  {{ return(['building_stages', 'planned', 'packet_recorded', 'plan_failed', 'nothing_to_change', 'window_proven',
+             'cascade_planned']) }}
 {% endmacro %}
 
 {% macro _target_events() %}

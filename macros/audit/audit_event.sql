@@ -40,6 +40,12 @@
   {% endif %}
   {% do dbt_backfill._fault_point('recording_' ~ event) %}
   {% do dbt_backfill.record_audit_event(target_relation, event, run_id, fields) %}
+  {% if event == 'planned' and fields.get('cascade_of') %}
+    {# a cascade's child: the root whose approval covers it, as its plan recorded it (a plan row: the planner's word).
+       apply believes a claim of a root only where this row names it (_refuse_unproven_approval) #}
+    {% do dbt_backfill.record_audit_event(target_relation, 'cascade_planned', run_id, {'model': fields.get('model'),
+        'packet_sha256': fields.get('packet_sha256'), 'detail': tojson(fields.cascade_of)}) %}
+  {% endif %}
   {% if event == 'approved' %}
     {# `approve --target` is also the approver's own act: the role it ran as gave it (approve_backfill counts these) #}
     {% do dbt_backfill.record_audit_event(target_relation, 'approval_given', run_id, dbt_backfill._merged(fields,

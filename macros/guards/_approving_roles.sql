@@ -17,6 +17,8 @@
   {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is none %}
     {{ return([]) }}
   {% endif %}
+  {# its rows name their writers only if the table attributes them (a cascade's root: another table than apply's) #}
+  {% do dbt_backfill.refuse_untrusted_audit_table(audit, target_relation) %}
   {% set names = [] %}
   {% for role in roles %}{% do names.append(dbt_backfill._sql_literal(role)) %}{% endfor %}
   {% set rows = dbt_backfill._execute("select w.rolname as bf_role, exists (select 1 from pg_catalog.pg_roles r where "

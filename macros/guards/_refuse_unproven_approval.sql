@@ -26,10 +26,16 @@
   {% for signature in approval.get('signatures') or [] if signature.principal in policy.signers %}
     {% if signature.principal not in counted %}{% do counted.append(signature.principal) %}{% endif %}
   {% endfor %}
-  {# a cascade's child is approved by its root: the root run's approvals given with a login count for it #}
-  {% set given_for = approval.get('cascade_of') or {'run_id': run_id, 'packet_sha256': approval.get('packet_sha256')} %}
-  {# recorded beside the root's own table, which a child in another schema does not share #}
-  {% set given_to = dbt_backfill._relation(given_for.target_relation) if given_for.get('target_relation') else target_relation %}
+  {# a cascade's child is approved by its root: the root run's approvals given with a login count for it, where the
+     child's plan recorded that root (a claim in the arguments alone is anyone's word); they are recorded beside the
+     root's own table, which a child in another schema does not share #}
+  {% set root = dbt_backfill._recorded_cascade_root(target_relation, run_id, approval.get('cascade_of')) %}
+  {% if approval.get('cascade_of') and root is none %}
+    {% do left_out.append('the claimed cascade root (run ' ~ approval.cascade_of.get('run_id') ~ ') is not the one this '
+        ~ 'run\'s plan recorded') %}
+  {% endif %}
+  {% set given_for = root or {'run_id': run_id, 'packet_sha256': approval.get('packet_sha256')} %}
+  {% set given_to = dbt_backfill._relation(root.target_relation) if root and root.get('target_relation') else target_relation %}
   {% set roles = dbt_backfill._approving_roles(given_to, given_for.run_id, given_for.packet_sha256, policy.roles)
       if policy.roles else [] %}
   {% for given in roles %}
@@ -56,4 +62,23 @@
            ~ 'dbt_backfill.approve_backfill`' if policy.roles else '') ~ '. The target is unchanged.',
         {'run_id': run_id, 'required': policy.required, 'counted': counted}) %}
   {% endif %}
+{% endmacro %}
+
+{# The cascade root run `run_id`'s plan recorded (its `cascade_planned` row, trusted as a plan row: _trusted_writer),
+   when it is the one `claimed` names (run and packet); else none. #}
+{% macro _recorded_cascade_root(target_relation, run_id, claimed) %}
+  {% if not claimed %}{{ return(none) }}{% endif %}
+  {% set audit = dbt_backfill._audit_relation(target_relation) %}
+  {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is none %}
+    {{ return(none) }}
+  {% endif %}
+  {% set rows = dbt_backfill._execute("select detail from " ~ audit ~ " where event = 'cascade_planned' and run_id = "
+      ~ dbt_backfill._sql_literal(run_id) ~ ' and ' ~ dbt_backfill._trusted_writer(audit, target_relation)).rows %}
+  {% for row in rows if (row[0] or '').startswith('{') %}
+    {% set recorded = fromjson(row[0]) %}
+    {% if recorded.get('run_id') == claimed.get('run_id') and recorded.get('packet_sha256') == claimed.get('packet_sha256') %}
+      {{ return(recorded) }}
+    {% endif %}
+  {% endfor %}
+  {{ return(none) }}
 {% endmacro %}

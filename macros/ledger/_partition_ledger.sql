@@ -11,7 +11,8 @@
               refresh clears it. A run that is in `holders` but not on top was written over by the run on top;
     runs      per run that planned, was approved or wrote here: {approved_by, approved_at (the database's time of its
               approval where recorded when given, else its plan's: approval_proven false), approval_proof (how it
-              was proven: the keys that signed it, the logins that gave it, none for a typed name), planned_at, packet (the
+              was proven: the keys that signed it, the logins that gave it and had not withdrawn it when the run
+              first wrote, none for a typed name), planned_at, packet (the
               packet file the CLI's plan wrote, as it was named), pure_dbt, partitions (as planned), verdict,
               cleaned (the last `cleaned` row: {at, by}; its stages are gone, so its packet can no longer apply)}.
   `values`: the partitions to read (none: every partition the trail names). What a partition holds now is the
@@ -61,7 +62,7 @@
                         'approved_detail': row['detail']}) %}
     {% elif event == 'approval_given' and row['recorded_by'] not in run.logins %}
       {% do run.logins.append(row['recorded_by']) %}
-    {% elif event == 'approval_revoked' and row['recorded_by'] in run.logins %}
+    {% elif event == 'approval_revoked' and row['recorded_by'] in run.logins and not run.get('wrote') %}
       {% do run.logins.remove(row['recorded_by']) %}
     {% elif event == 'cleaned' %}
       {% set detail = fromjson(row['detail']) if (row['detail'] or '').startswith('{') else {} %}
@@ -90,7 +91,7 @@
             'fingerprint': fromjson(row['fingerprint_after']) if row['fingerprint_after'] else none, 'reason': none,
             'backup': row['detail'] if kind == 'replaced' else none}) %}
         {% if row['run_id'] in holders %}{% do holders.remove(row['run_id']) %}{% endif %}
-        {% if kind in ('replaced', 'adopted') %}{% do holders.append(row['run_id']) %}{% endif %}
+        {% if kind in ('replaced', 'adopted') %}{% do holders.append(row['run_id']) %}{% do run.update({'wrote': true}) %}{% endif %}
       {% endif %}
     {% endif %}
   {% endfor %}

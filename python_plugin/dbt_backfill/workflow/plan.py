@@ -502,6 +502,8 @@ def _write(runner: DbtRunner, packet: Packet, path: Path, markdown: str) -> None
                     "outcome": packet.review["verdict"],
                     "fingerprint_after": [p.fingerprint.sha256 for p in packet.partitions],
                     "detail": f"{', '.join(p.value for p in packet.partitions)} ({path})",
+                    # a cascade's child: its root, recorded beside the planned row (the one claim apply believes)
+                    **({"cascade_of": dict(packet.cascade_of)} if packet.cascade_of else {}),
                 },
             },
         )
