@@ -142,3 +142,16 @@ def test_a_table_format_is_a_leaf_not_a_branch_inside_the_engines_leaves():
         if re.search(r"[=!]= '(?:delta|iceberg)'|in \([^)]*'(?:delta|iceberg)'", code):
             branching.append(str(path.relative_to(REPO)))
     assert not branching, branching
+
+
+def test_every_macro_file_the_docs_and_the_code_name_exists():
+    """A path `macros/<folder>/<file>.sql` named in the docs, the Python or the tests is a file of the package: a
+    macro moved a floor down cannot leave a page or a test pointing at where it was."""
+    named = set()
+    for path in [*REPO.glob("*.md"), *(REPO / "docs").rglob("*.md"), *(REPO / "python_plugin").rglob("*.py"),
+                 *(REPO / "tests").glob("*.py")]:  # fmt: skip
+        if path.name != "test_macro_floors.py":
+            named.update(re.findall(r"macros/[\w/]+\.sql", path.read_text()))
+    ours, _ = calls(MACROS)  # a path named for one of this package's macros (other projects' macros/ aside)
+    missing = sorted(name for name in named if Path(name).stem in ours and not (REPO / name).is_file())
+    assert not missing, missing

@@ -141,7 +141,7 @@ def test_secret_environment_values_are_redacted():
 def test_package_and_plugin_carry_one_version():
     project = yaml.safe_load((REPO / "dbt_project.yml").read_text())["version"]
     pyproject = re.search(r'^version = "([^"]+)"', (REPO / "pyproject.toml").read_text(), re.M).group(1)
-    macro = re.search(r"return\('([^']+)'\)", (REPO / "macros/plan/_version.sql").read_text()).group(1)
+    macro = re.search(r"return\('([^']+)'\)", (REPO / "macros/utils/_version.sql").read_text()).group(1)
     assert project == pyproject == macro == dbt_backfill.__version__
 
 
