@@ -31,6 +31,12 @@ trips = trips_on([*POSTGRES_ONLY, *ENGINE_INDEPENDENT])
 
 DAYS = "2026-03-01..2026-03-02"
 POLICY = "\nvars:\n  dbt_backfill_approval: {signers: [dana@example.com, lee@example.com], required: 2}\n"
+# what an approver's own login needs to record an approval (approve_backfill): read the table, write the audit row
+APPROVER = [
+    "grant usage on schema analytics, analytics_backfill to {role}",
+    "grant select on analytics.fct_trips to {role}",
+    "grant select, insert on analytics_backfill.dbt_backfill_audit to {role}",
+]
 
 
 def key(folder, name):
@@ -319,14 +325,9 @@ def test_with_a_role_policy_only_members_logins_other_than_the_planner_lead_to_a
     ) in out.with_suffix(".md").read_text()
     packet = yaml.safe_load(out.read_text())
     trips.query(f"create role {owners} nologin")
-    approver = [
-        "grant usage on schema analytics, analytics_backfill to {role}",
-        "grant select on analytics.fct_trips to {role}",
-        "grant select, insert on analytics_backfill.dbt_backfill_audit to {role}",
-    ]
-    dana = as_role(trips, "dana", [*approver, f"grant {owners} to {{role}}"])
-    lee = as_role(trips, "lee", [*approver, f"grant {owners} to {{role}}"])
-    mallory = as_role(trips, "mallory", approver)
+    dana = as_role(trips, "dana", [*APPROVER, f"grant {owners} to {{role}}"])
+    lee = as_role(trips, "lee", [*APPROVER, f"grant {owners} to {{role}}"])
+    mallory = as_role(trips, "mallory", APPROVER)
     before = snapshot(trips)
 
     # the planner approves its own plan, with the target (its login): recorded, not counted
@@ -355,7 +356,7 @@ def test_with_a_role_policy_only_members_logins_other_than_the_planner_lead_to_a
     claimed = given_as("mallory", "Lee Owner")  # a name typed for another: the role that wrote the row is what counts
     assert claimed.returncode == 0, claimed.output
     # a member approves, then revokes it with the CLI and their own login: it counts for nothing
-    sam = as_role(trips, "sam", [*approver, f"grant {owners} to {{role}}"])
+    sam = as_role(trips, "sam", [*APPROVER, f"grant {owners} to {{role}}"])
     assert given_as("sam", "Sam Owner").returncode == 0
     withdrawn = trips.backfill("approve", str(out), "--revoke", "--target", "sam")
     assert withdrawn.returncode == 0, withdrawn.output
@@ -429,12 +430,7 @@ def test_a_cascade_counts_its_roots_logins_only_where_its_plan_recorded_that_roo
         assert trips.approve(out).returncode == 0  # a typed name only
     a, b = Packet.read(out_a), Packet.read(out_b)
     trips.query(f"create role {owners} nologin")
-    approver = [
-        "grant usage on schema analytics, analytics_backfill to {role}",
-        "grant select on analytics.fct_trips to {role}",
-        "grant select, insert on analytics_backfill.dbt_backfill_audit to {role}",
-    ]
-    dana = as_role(trips, "dana", [*approver, f"grant {owners} to {{role}}"])
+    dana = as_role(trips, "dana", [*APPROVER, f"grant {owners} to {{role}}"])
     given = trips.dbt("run-operation", "dbt_backfill.approve_backfill", "--target", "dana", "--args", json.dumps(
         {"run_id": a.run_id, "approved_sha256": a.sha256(), "target_relation": a.target.to_dict()}))  # fmt: skip
     assert given.returncode == 0, given.output
