@@ -327,19 +327,24 @@ class SparkBackend:
     )
 
     def create_table(self, table: str, definition: str, values: str | None) -> None:
+        """One statement: a table with rows is created from them, each literal cast to its column's type (strings to
+        timestamps and dates), so a fixture of many small tables pays one Spark statement a table."""
         for pattern, replacement in self.SPARK_TYPES:
             definition = re.sub(pattern, replacement, definition)
         with self.session() as spark:
-            spark.sql(f"create table {table} ({definition}) using {self.file_format}")
-            if values:
-                values = values.replace("\\", "\\\\")  # a backslash in a Spark string literal is an escape
-                # cast each literal to its column's type (strings to timestamps and dates)
-                fields = spark.table(table).schema.fields
-                casts = ", ".join(
-                    f"cast(col{i + 1} as {field.dataType.simpleString()}) as `{field.name}`"
-                    for i, field in enumerate(fields)
-                )
-                spark.sql(f"insert into {table} select {casts} from values {values}")
+            if not values:
+                spark.sql(f"create table {table} ({definition}) using {self.file_format}")
+                return
+            values = values.replace("\\", "\\\\")  # a backslash in a Spark string literal is an escape
+            # the column definitions, split at the commas outside a type's parentheses (decimal(12,3))
+            columns = [c.strip() for c in re.split(r",(?![^()]*\))", definition)]
+            # a cast takes no varchar(n): Spark reads one as a string anyway
+            casts = ", ".join(
+                f"cast(col{i + 1} as {re.sub(r'(?:var)?char[(][0-9]+[)]', 'string', column.split(None, 1)[1])}) "
+                f"as {column.split(None, 1)[0]}"
+                for i, column in enumerate(columns)
+            )
+            spark.sql(f"create table {table} using {self.file_format} as select {casts} from values {values}")
 
     def tables_in(self, schema: str) -> list[str]:
         if not self.query(f"show databases like '{schema}'"):

@@ -139,16 +139,20 @@ def test_a_packet_whose_gate_failed_is_for_review_only_and_approve_leaves_it_as_
     path = tmp_path / "gated.yml"
     data = yaml.safe_load((EXAMPLES / "fct_trips__seed.yml").read_text())
     data["approval"] = None
-    data["gates"][0]["passed"] = False  # as a plan writes a gate that failed: the packet is for review only
+    # as a plan writes a gate that failed: the review BLOCK, and what approve and apply say of it
+    data["gates"][0]["passed"] = False
+    gate = data["gates"][0]
+    says = (
+        f"reconciliation gate(s) of meta.backfill.checks failed ({gate['check']} on {gate['partition']}: 0, expected "
+        f"1). The packet is for review only: approve and apply refuse it. Fix the cause and plan again. The target is "
+        f"unchanged."
+    )
+    data["review"].update({"verdict": "BLOCK", "refusal": {"reason": "gate_failed", "message": says}})
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     before = path.read_text()
 
     refused = CliRunner().invoke(main, ["approve", str(path), "--by", "Dana"])
 
     assert refused.exit_code == 3, refused.output
-    gate = data["gates"][0]
-    assert refused.output == (
-        f"refused: the packet's reconciliation gate(s) failed at plan time ({gate['check']} on {gate['partition']}): "
-        f"it is for review only. Fix the cause and plan again. The target is unchanged.\n"
-    )
+    assert refused.output == f"refused: {says}\n"
     assert path.read_text() == before

@@ -133,10 +133,10 @@ def test_the_layout_page_lists_exactly_the_operations_the_cli_runs():
 def test_a_table_format_is_a_leaf_not_a_branch_inside_the_engines_leaves():
     """Delta and Iceberg are leaves (`delta__<macro>`, `iceberg__<macro>`, in a format's folder), chosen once by the
     table format (utils/_format_leaf) as an engine's are by adapter.dispatch (issue 56, item 5): no other macro
-    compares a format with 'delta' or 'iceberg', except where the format is first read (_target_layout)."""
+    compares a format with 'delta' or 'iceberg'."""
     branching = []
     for path in MACROS.rglob("*.sql"):
-        if path.parent.name in ("delta", "iceberg") or path.stem in ("_format_leaf", "_target_layout"):
+        if path.parent.name in ("delta", "iceberg") or path.stem == "_format_leaf":
             continue
         code = re.sub(r"{#.*?#}", "", path.read_text(), flags=re.S)
         if re.search(r"[=!]= '(?:delta|iceberg)'|in \([^)]*'(?:delta|iceberg)'", code):

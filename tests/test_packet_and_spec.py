@@ -153,13 +153,31 @@ def test_an_adapter_without_an_implementation_is_refused_before_anything_runs():
 
 
 def test_a_packet_whose_gate_failed_cannot_be_approved(tmp_path):
-    path = tmp_path / "p.yml"
-    dataclasses.replace(
-        make_packet(), gates=({"check": "no_new_nulls:fare", "partition": "2026-03-01", "passed": False},)
-    ).write(path)
-    with pytest.raises(BackfillRefused, match=r"no_new_nulls:fare on 2026-03-01.*for review only"):
-        approve(path, "Dana Owner", now=NOW)
-    assert Packet.read(path).approval is None
+    """Refused in the words the package's review recorded in the packet (macros/review/_review_refusal.sql), which
+    apply_backfill says too; a packet written before the review recorded them is refused on its verdict."""
+    said = (
+        "reconciliation gate(s) of meta.backfill.checks failed (no_new_nulls:fare on 2026-03-01: 2, expected 0). "
+        "The packet is for review only: approve and apply refuse it. Fix the cause and plan again. The target is "
+        "unchanged."
+    )
+    recorded = {"verdict": "BLOCK", "reason": "x", "checks": [], "refusal": {"reason": "gate_failed", "message": said}}
+    written_before = {"verdict": "BLOCK", "reason": "Bounded, verifiable, reversible: reconciliation gate failed"}
+    for review, reason, says in (
+        (recorded, "gate_failed", said),
+        (
+            written_before,
+            "review_blocked",
+            "the review judged the plan BLOCK (Bounded, verifiable, reversible: reconciliation gate failed). The "
+            "packet is for review only: approve and apply refuse it. Fix the cause and plan again. The target is "
+            "unchanged.",
+        ),
+    ):
+        path = tmp_path / "p.yml"
+        dataclasses.replace(make_packet(), review=review).write(path)
+        with pytest.raises(BackfillRefused) as refused:
+            approve(path, "Dana Owner", now=NOW)
+        assert (refused.value.reason, str(refused.value)) == (reason, says)
+        assert Packet.read(path).approval is None
 
 
 def test_a_packet_with_yaml_aliases_or_of_an_unplanned_size_is_refused_before_it_is_expanded(tmp_path):

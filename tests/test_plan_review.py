@@ -10,6 +10,7 @@ findings, the ranges, batches, a control's fingerprint, a cascade's stops) runs 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from decimal import Decimal
@@ -18,6 +19,7 @@ import pytest
 import yaml
 from backends import ENGINE_INDEPENDENT, TRANSACTIONAL_ADAPTERS
 from dbt_backfill.demo import BACKFILL_DAYS, NEIGHBOUR_DAYS
+from dbt_backfill.packet import Packet
 from test_resilience import FaultLock, reached, start, wait_until
 
 DAYS = list(BACKFILL_DAYS)
@@ -737,6 +739,13 @@ def test_pure_dbt_plan_and_apply_need_the_recorded_packets_sha256(trips):
     cli_packet = yaml.safe_load((trips.dir / "backfills" / "cli.yml").read_text())
     assert [p["fingerprint"] for p in packet["partitions"]] == [p["fingerprint"] for p in cli_packet["partitions"]]
     assert packet["code"]["compiled_sql_sha256"] == cli_packet["code"]["compiled_sql_sha256"]
+    # one shape for both paths, built by the package (macros/packet/_packet_document.sql): the same fields, and each
+    # reads as Python's typed view and writes back unchanged. A field added to the package alone is refused by
+    # from_dict; one added to `Packet` alone is written by to_dict and breaks the equality.
+    assert set(packet) == set(cli_packet)
+    for written in (packet, cli_packet):
+        assert Packet.from_dict(written).to_dict() == written
+    assert packet["dbt_target"] is None and cli_packet["dbt_target"] is None
 
     def apply_with(sha, by="Dana Owner"):
         return trips.dbt(
@@ -765,6 +774,12 @@ def test_pure_dbt_plan_and_apply_need_the_recorded_packets_sha256(trips):
     )
     assert verified.returncode == 0, verified.output
 
+    # a packet recorded before the packet had one shape (the plan itself) is still read: its rollback, weeks later
+    trips.backend.update(
+        "analytics_backfill.dbt_backfill_audit",
+        "detail = " + sql_text(json.dumps(plan_shaped(packet), sort_keys=True)),
+        f"event = 'packet_recorded' and run_id = '{recorded['run_id']}'",
+    )
     rolled_back = trips.dbt(
         "run-operation", "dbt_backfill.rollback_backfill", "--args", json.dumps({"run_id": recorded["run_id"]})
     )
@@ -780,6 +795,45 @@ def test_pure_dbt_plan_and_apply_need_the_recorded_packets_sha256(trips):
     tampered = apply_with(recorded["packet_sha256"])
     assert tampered.returncode != 0 and tampered.result("refused")["reason"] == "approval_mismatch"
     assert trips.rows() == target_rows
+
+    # a recorded packet whose target was rewritten, approved as rewritten: the writer's own check refuses a target
+    # that is not the model's relation (DECISIONS row 146), before it reads anything
+    moved = json.loads(json.dumps(packet))
+    moved["target_relation"] = {**moved["target_relation"], "identifier": "fct_trips_elsewhere"}
+    moved_text = json.dumps(moved, sort_keys=True)
+    trips.backend.update(
+        "analytics_backfill.dbt_backfill_audit",
+        "detail = " + sql_text(moved_text),
+        f"event = 'packet_recorded' and run_id = '{recorded['run_id']}'",
+    )
+    elsewhere = apply_with(hashlib.sha256(moved_text.encode()).hexdigest())
+    refused = elsewhere.result("refused")
+    assert elsewhere.returncode == 1 and refused["reason"] == "packet_target_not_the_model", elsewhere.output
+    assert re.fullmatch(
+        r"the packet names \S*fct_trips_elsewhere as the target of fct_trips, but dbt resolves fct_trips to "
+        r"\S*fct_trips in this project: the packet was edited, or is for another project or target\. The target is "
+        r"unchanged\.",
+        refused["message"],
+    ), refused["message"]
+    assert trips.rows() == target_rows
+
+
+def plan_shaped(packet: dict) -> dict:
+    """A packet as plan_backfill recorded it before the packet had one shape: the plan itself, its relations as
+    dicts under `target`, `stage`, `stage_b` and `backup`, the watermark's settings apart."""
+    old = {k: v for k, v in packet.items() if k not in ("target_relation", "watermark")}
+    old["target"] = packet["target_relation"]
+    old["watermark"] = {k: v for k, v in (packet["watermark"] or {}).items() if k != "config"} or None
+    old["watermark_config"] = (packet["watermark"] or {}).get("config")
+    old["partitions"] = [
+        {**p, "stage": p["stage_relation"], "stage_b": p["stage_b_relation"], "backup": p["backup_relation"]}
+        for p in packet["partitions"]
+    ]
+    return old
+
+
+def sql_text(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
 
 
 @pytest.mark.duckdb

@@ -333,7 +333,7 @@ CASES = [
         "applying a packet whose gate failed, approved by hand",
         lambda project: ["apply", "backfills/gated.yml"],
         3,
-        "it is for review only",
+        "). The packet is for review only: approve and apply refuse it. Fix the cause and plan again.",
         force_approved,
         engine_free=True,
     ),

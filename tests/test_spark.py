@@ -305,6 +305,12 @@ def test_a_target_not_partitioned_by_the_partition_column_alone_is_a_block_in_th
     assert "partition the model by trip_date alone" in packet["review"]["checks"][0]["safe_alternative"]
     approved = spark_trips.approve(out)
     assert approved.returncode == 3, approved.output
-    assert "the plan's review judged this packet BLOCK" in approved.stderr
+    assert approved.stderr.startswith("refused: the review judged the plan BLOCK (Bounded per-partition units: "), (
+        approved.stderr
+    )
+    assert approved.stderr.endswith(
+        "The packet is for review only: approve and apply refuse it. Fix the cause and plan again. The target is "
+        "unchanged.\n"
+    )
     assert "approval" not in yaml.safe_load(out.read_text()) or yaml.safe_load(out.read_text())["approval"] is None
     assert spark_trips.rows() == before

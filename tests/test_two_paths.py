@@ -229,6 +229,24 @@ def test_both_paths_write_a_plan_whose_gate_fails_for_review_only_and_refuse_it_
     assert f"dbt_backfill refused (gate_failed): {says}" in pure.output, pure.output
     assert "approve and apply refuse it. The target is unchanged." in cli.stderr
     assert "apply_backfill refuses it. Fix the cause and plan again. The target is unchanged." in pure.output
+    # later, approve (the CLI, which reads its packet without dbt) and apply_backfill say the packet's own record of
+    # the refusal (macros/review/_review_refusal.sql): one reason, one message
+    [packet] = re.findall(r"written for review \((\S+\.yml), ", cli.stderr)
+    approved = published.backfill("approve", packet, "--by", "Dana Owner")
+    recorded = pure.result("refused")["details"]
+    applied = published.dbt(
+        "run-operation",
+        "dbt_backfill.apply_backfill",
+        "--args",
+        json.dumps({"run_id": recorded["run_id"], "approved_sha256": recorded["packet_sha256"]}),
+    )
+    assert approved.returncode == 3 and approved.stderr.startswith(f"refused: {says}"), approved.stderr
+    assert approved.stderr.endswith(
+        "). The packet is for review only: approve and apply refuse it. Fix the cause and plan again. The target is "
+        "unchanged.\n"
+    ), approved.stderr
+    refused = applied.result("refused")
+    assert (refused["reason"], f"refused: {refused['message']}\n") == ("gate_failed", approved.stderr)
     assert published.rows() == published.published
 
 

@@ -17,13 +17,12 @@
         ~ 'The target is unchanged.', {'run_id': run_id}) %}
   {% endif %}
   {% set packet = recorded.packet %}
-  {% if packet.review.verdict == 'BLOCK' %}
-    {% do dbt_backfill._refuse('packet_blocked',
-        'the packet of run ' ~ run_id ~ ' was reviewed BLOCK (' ~ packet.review.reason ~ '): it is for review only. Fix the '
-        ~ 'cause and plan again. The target is unchanged.', {'run_id': run_id}) %}
+  {# written for review only: refused in the words the plan's review recorded, as the CLI refuses it #}
+  {% if packet.review.refusal %}
+    {% do dbt_backfill._refuse(packet.review.refusal.reason, packet.review.refusal.message, {'run_id': run_id}) %}
   {% endif %}
-  {% set applied = dbt_backfill.apply_partitions(packet.run_id, packet.model, packet.target, packet.partition_by, packet.business_key,
-      packet.material_columns, packet.partitions, packet.additive, packet.watermark_config,
+  {% set applied = dbt_backfill.apply_partitions(packet.run_id, packet.model, packet.target_relation, packet.partition_by, packet.business_key,
+      packet.material_columns, dbt_backfill._packet_partitions(packet), packet.additive, (packet.watermark or {}).get('config'),
       (packet.watermark or {}).get('raised', false) and ('watermark_move' in packet.allowances),
       {'approved_by': approved_by or target.user or 'dbt run-operation',
        'approved_at': modules.datetime.datetime.utcnow().isoformat(timespec='seconds') ~ '+00:00',

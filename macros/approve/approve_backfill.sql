@@ -16,7 +16,7 @@
 {% macro approve_backfill(run_id, approved_sha256, approved_by=none, target_relation=none, revoke=false) %}
   {% if not execute %}{{ return('') }}{% endif %}
   {% do dbt_backfill.refuse_unsafe_search_path() %}
-  {% set target_relation = dbt_backfill._relation(target_relation or dbt_backfill._recorded_packet(run_id).packet.target) %}
+  {% set target_relation = dbt_backfill._relation(target_relation or dbt_backfill._recorded_packet(run_id).packet.target_relation) %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
   {% set sha256 = approved_sha256 | string | trim | lower %}
   {% set planned = dbt_backfill._execute('select packet_sha256, model from ' ~ audit ~ ' where run_id = '

@@ -10,7 +10,7 @@
                  graph.nodes.values() | selectattr('resource_type', 'equalto', 'model')
                  | selectattr('config.materialized', 'ne', 'ephemeral') | list %}
   {% set audits = {} %}
-  {% for node in nodes if model or (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') %}
+  {% for node in nodes if model or dbt_backfill._meta_backfill(node) %}
     {% set target = api.Relation.create(database=node.database, schema=node.schema, identifier=node.alias or node.name) %}
     {% set audit = dbt_backfill._audit_relation(target) %}
     {% do audits.setdefault(dbt_backfill._relation_name(audit), {'audit': audit, 'targets': []}).targets.append(target) %}

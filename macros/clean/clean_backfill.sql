@@ -21,8 +21,8 @@
   {% if recorded is not none %}
     {# by the packet its plan recorded: the same checks whether it drops or only lists #}
     {% set packet = recorded.packet %}
-    {% set dropped = dbt_backfill.clean_run(packet.run_id, packet.model, packet.target, packet.partition_by,
-        packet.business_key, packet.material_columns, packet.partitions, packet.additive, drop_backups,
+    {% set dropped = dbt_backfill.clean_run(packet.run_id, packet.model, packet.target_relation, packet.partition_by,
+        packet.business_key, packet.material_columns, dbt_backfill._packet_partitions(packet), packet.additive, drop_backups,
         recorded.sha256, cleaned_by, list_only=dry_run) %}
     {# clean_run lists a directory it deletes (Spark) as 'directory <location>' #}
     {% set directories, relations = [], [] %}

@@ -64,7 +64,7 @@
 {% macro _orphans_of(model, run_id, cutoff, older_than_hours, drop_backups, found, audits) %}
   {% set target_relation = api.Relation.create(database=model.database, schema=model.schema,
                                                identifier=model.alias or model.name, type='table') %}
-  {% set spec = (model.config.meta or {}).get('backfill') or (model.meta or {}).get('backfill') or {} %}
+  {% set spec = dbt_backfill._meta_backfill(model) or {} %}
   {% set stage_schema = spec.get('stage_schema') or (model.schema ~ '_backfill') %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
   {% set runs = dbt_backfill._runs_recorded(audit, target_relation, model.name, run_id) %}

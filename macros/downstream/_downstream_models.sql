@@ -51,7 +51,7 @@
   {% for unique_id in ordered %}
     {% set node = graph.nodes[unique_id] %}
     {% set materialized = node.config.materialized %}
-    {% set spec = (node.config.meta or {}).get('backfill') or {} %}
+    {% set spec = dbt_backfill._meta_backfill(node) or {} %}
     {% set reach = dbt_backfill._declared_reach(spec) %}
     {% set reason = none %}
     {% if materialized in ('view', 'ephemeral') %}

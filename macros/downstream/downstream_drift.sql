@@ -1,16 +1,22 @@
 {#
   Where a downstream model that the cascade did not rebuild differs from a full build of it now: its SQL (compiled
-  with --full-refresh) evaluated once and compared with its table, each minus the other, over every column but
-  exclude_columns (columns without an equality of their own compare as their text). With `partition_by`, the
+  with --full-refresh) evaluated once and compared with its table, each minus the other, over every column but its
+  meta.backfill.exclude_columns (columns without an equality of their own compare as their text). Its contract is
+  read here, as every reader of one reads it (_meta_backfill, _spec_names). With its meta.backfill.partition_by, the
   partitions that differ, in order, and the same as inclusive ranges (`ranges`, what plan takes); without it, only
-  how many rows differ. Only reads. Emits `drift`: {differing, ranges, differing_rows}.
+  how many rows differ. `by_partition`: whether a plan can repair it (a partition column and a business key
+  declared, and not a `table`, which its next run rebuilds whole). Only reads. Emits `drift`: {differing, ranges,
+  differing_rows, by_partition}.
 
-  dbt run-operation dbt_backfill.downstream_drift --args '{model: fin_daily_revenue, partition_by: revenue_date,
-      model_sql: <compiled --full-refresh>}'
+  dbt run-operation dbt_backfill.downstream_drift --args '{model: fin_daily_revenue, model_sql: <compiled --full-refresh>}'
 #}
-{% macro downstream_drift(model, model_sql, partition_by=none, exclude_columns=[]) %}
+{% macro downstream_drift(model, model_sql) %}
   {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% set node = dbt_backfill._model_node(model) %}
+  {% set declared = dbt_backfill._meta_backfill(node) %}
+  {% set declared = declared if declared is mapping else {} %}
+  {% set partition_by = declared.get('partition_by') or none %}
+  {% set exclude_columns = dbt_backfill._spec_names(declared.get('exclude_columns'), 'exclude_columns', model) %}
   {% set relation = dbt_backfill._target_relation({'database': node.database, 'schema': node.schema,
                                                    'identifier': node.alias or node.name}) %}
   {% set excluded = exclude_columns | map('lower') | list %}
@@ -51,5 +57,6 @@
   {% endfor %}
   {% set values = dbt_backfill._in_order(differing, family) %}
   {% do dbt_backfill._emit_result('drift', {'differing': values if partition_by else none,
-      'ranges': dbt_backfill._as_ranges(values, family) if partition_by else none, 'differing_rows': rows | sum}) %}
+      'ranges': dbt_backfill._as_ranges(values, family) if partition_by else none, 'differing_rows': rows | sum,
+      'by_partition': true if (partition_by and declared.get('business_key') and node.config.materialized != 'table') else false}) %}
 {% endmacro %}

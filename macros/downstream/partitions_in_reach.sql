@@ -21,7 +21,7 @@
   {% do dbt_backfill.refuse_unsafe_search_path() %}
   {% set node = dbt_backfill._model_node(model) %}
   {% if exclude_columns is none %}  {# the model's own, read as a plan reads its meta.backfill #}
-    {% set meta = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') %}
+    {% set meta = dbt_backfill._meta_backfill(node) %}
     {% set exclude_columns = dbt_backfill._backfill_spec(model, meta).exclude_columns %}
   {% endif %}
   {% set target_relation = dbt_backfill._target_relation({'database': node.database, 'schema': node.schema,

@@ -29,7 +29,7 @@
         ~ '(lower-case letters, digits and underscores). ' ~ consequence, {'run_id': run_id}) %}
   {% endif %}
   {% set target_relation = dbt_backfill._relation(expected) %}
-  {% set spec = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') or {} %}
+  {% set spec = dbt_backfill._meta_backfill(node) or {} %}
   {% set stage_schema = spec.get('stage_schema') or (target_relation.schema ~ '_backfill') %}
   {% for partition in partitions %}
     {% set named = dbt_backfill._stage_relations(target_relation, stage_schema, run_id, loop.index0) %}

@@ -8,8 +8,6 @@
 #}
 {% macro _plan_packet(run_id, model, node, target_relation, target_columns, scope, sources, contract, pin, measured) %}
   {% set planned = measured.partitions %}
-  {# how the engine stores the target (Spark: its format and partitioning), read once for the plan's checks #}
-  {% set layout = dbt_backfill._target_layout(target_relation) %}
   {% set material = [] %}
   {% for column in scope.material_columns %}{% do material.append(column.name) %}{% endfor %}
   {% set emptied = [] %}

@@ -9,13 +9,14 @@
   summarise the changes, bucket digests first (compare/); check or prove the input windows (stage/); find business
   keys that would land in two partitions and keys a named partition loses to one that is not named, predict the
   watermark and evaluate the reconciliation gates (compare/, guards/); read the source a third time (source_pin/);
-  assemble the packet (packet/), list the models downstream, review the six checks and write the plan document
-  (review/). The target is only read. Returns the plan as a dict; the caller emits it or records it.
+  assemble the plan (packet/), list the models downstream, review the six checks and write the plan document
+  (review/), then the packet both paths write (packet/_packet_document: `plan.packet`, with what only the caller
+  knows, `bound`). The target is only read. Returns the plan as a dict; the caller emits its packet or records it.
 #}
 {% macro _plan(run_id, model, target, model_sql, partition_by, business_key, partitions, sources, order_by=[], additive=[],
                exclude_columns=[], stage_schema=none, watermark=none, checks=[], cost_warning={}, allowances={},
                code={}, batch_size=5, commands={}, record_planned=true, approval_ttl=none, input_window=none,
-               from_ranges=[], window_proof_max_age=none, prove_window=none, chosen_by=none) %}
+               from_ranges=[], window_proof_max_age=none, prove_window=none, chosen_by=none, bound={}) %}
   {% do dbt_backfill.pin_session() %}
   {% set expires_at = dbt_backfill._approval_deadline(approval_ttl) %}
   {% set proof_settings = dbt_backfill._window_proof_settings(window_proof_max_age, prove_window) %}
@@ -71,6 +72,8 @@
        'cost': cost, 'gates': gates, 'control': control}) %}
   {% if chosen_by %}{% do plan.update({'chosen_by': chosen_by}) %}{% endif %}
   {% do dbt_backfill._review_plan(plan, node, target_relation, run_id, partitions, commands) %}
+  {% do plan.update({'packet': dbt_backfill._packet_document(plan, {'partition_by': partition_by, 'watermark': watermark,
+      'materialized': node.config.materialized if node else none}, bound)}) %}
   {% do dbt_backfill._record_planned(plan, target_relation, run_id, model, partitions, record_planned) %}
   {{ return(plan) }}
 {% endmacro %}

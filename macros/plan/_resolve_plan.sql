@@ -7,7 +7,7 @@
   from_ranges are the values only a range names, which the plan leaves out when no side holds them (_plan).
 #}
 {% macro _resolve_plan(node, partitions, overrides={}, allowances={}) %}
-  {% set meta = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') %}
+  {% set meta = dbt_backfill._meta_backfill(node) %}
   {% set spec = dbt_backfill._backfill_spec(node.name, meta, overrides) %}
   {% do dbt_backfill._check_materialization(node, allowances) %}
   {# never trimmed: the round trip through the column's type refuses a value it would rewrite (_check_partition_values) #}

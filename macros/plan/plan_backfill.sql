@@ -40,7 +40,7 @@
     {% do dbt_backfill._drop_unchanged_plan(plan, target_ref, run_id, node.name) %}
     {{ return('') }}
   {% endif %}
-  {% do dbt_backfill._record_plan_packet(plan, markdown, target_ref, run_id, node.name, spec.watermark) %}
+  {% do dbt_backfill._record_plan_packet(plan, markdown, target_ref, run_id, node.name) %}
 {% endmacro %}
 
 {# The next steps, as the written plan names them on the pure-dbt path: dbt run-operation commands. #}
@@ -99,10 +99,9 @@
 {# Record the packet in the audit table (`packet_recorded`, with its SHA-256, computed by the database over the
    recorded text), print the written plan and say what comes next; a plan reviewed BLOCK then fails the operation,
    as `dbt-backfill plan` exits 3: nothing can apply its packet. #}
-{% macro _record_plan_packet(plan, markdown, target_ref, run_id, model, watermark) %}
-  {% do plan.update({'version': 1, 'created_at': modules.datetime.datetime.utcnow().isoformat(timespec='seconds') ~ '+00:00',
-                     'watermark_config': watermark}) %}
-  {% set packet_text = tojson(plan, sort_keys=true) %}
+{% macro _record_plan_packet(plan, markdown, target_ref, run_id, model) %}
+  {# the packet, as the CLI writes it (packet/_packet_document): one shape for both paths #}
+  {% set packet_text = tojson(plan.packet, sort_keys=true) %}
   {% set target_relation = dbt_backfill._target_relation(target_ref) %}
   {% set packet_sha256 = dbt_backfill._sha256_of_text(packet_text) %}
   {% do dbt_backfill.record_audit_event(target_relation, 'packet_recorded', run_id, {'model': model,

@@ -8,13 +8,13 @@
   {{ return({}) }}
 {% endmacro %}
 
-{# `writing` (a write session, _write_session): on Delta, also the table's version now, before any partition of the
-   session is read: a rollback's write counts other writers' commits from there (delta___rows_to_write), so none
-   between its read of a partition and its write goes unseen. A plan or a clean reads no version. #}
+{# `writing` (a write session, _write_session): also what the table's format reads before any partition of the
+   session is read (_writer_baseline: Delta's version). A plan or a clean reads none. #}
 {% macro spark___target_layout(target_relation, writing=false) %}
   {% set layout = dbt_backfill._spark_table_layout(target_relation) %}
-  {% if writing and (layout.provider or '') | lower == 'delta' %}
-    {% do layout.update({'delta_version': dbt_backfill._delta_version(target_relation)}) %}
+  {% if writing %}
+    {% do layout.update((dbt_backfill._format_leaf('_writer_baseline', layout.provider)
+                         or adapter.dispatch('_writer_baseline', 'dbt_backfill'))(target_relation)) %}
   {% endif %}
   {{ return(layout) }}
 {% endmacro %}

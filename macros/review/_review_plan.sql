@@ -15,6 +15,8 @@
   {% do plan.update({'review': dbt_backfill._review(plan)}) %}
   {# who may approve, as the written plan names it (apply reads the policy afresh from the project) #}
   {% do plan.review.update({'approval_policy': dbt_backfill._approval_policy(node).said}) %}
+  {# what approve and apply will say of a packet written for review only: its own record, read by both paths #}
+  {% do plan.review.update({'refusal': dbt_backfill._packet_refusal(plan)}) %}
   {% do plan.pop('other_runs') %}{% do plan.pop('protected_unguarded') %}
   {% set differing = [] %}
   {% for p in plan.partitions if not (p.builds.a.sha256 == p.target_before.sha256 and p.commitment == p.target_before_commitment) %}
@@ -29,7 +31,7 @@
    refresh of it (the review says so, check 3). #}
 {% macro _protected_unguarded(node) %}
   {% if node is none %}{{ return(false) }}{% endif %}
-  {% set spec = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') or {} %}
+  {% set spec = dbt_backfill._meta_backfill(node) or {} %}
   {% set hooks = node.config.get('pre-hook') or node.config.get('pre_hook') or [] %}
   {% set guarded = [] %}
   {% for hook in hooks if 'full_refresh_guard' in (hook.sql if hook is mapping else hook | string) %}{% do guarded.append(hook) %}{% endfor %}

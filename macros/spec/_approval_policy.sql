@@ -10,7 +10,7 @@
   and the plan says so.
 #}
 {% macro _approval_policy(node) %}
-  {% set meta = ((node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') or {}) if node else {} %}
+  {% set meta = (dbt_backfill._meta_backfill(node) or {}) if node else {} %}
   {% set declared = meta.get('approval') if meta is mapping and meta.get('approval') is not none
                     else var('dbt_backfill_approval', none) %}
   {% set name = node.name if node else 'the model' %}

@@ -3,7 +3,7 @@
    but exclude_columns)}. Fails, naming the model, where it declares no partition_by and business_key. Shared by the ledger (partition_ledger) and the stale scan (find_stale). #}
 {% macro _published_model(model) %}
   {% set node = dbt_backfill._model_node(model) %}
-  {% set meta = (node.config.meta or {}).get('backfill') or (node.meta or {}).get('backfill') %}
+  {% set meta = dbt_backfill._meta_backfill(node) %}
   {% if not meta or not meta.get('partition_by') or not meta.get('business_key') %}
     {% do dbt_backfill._fail(model ~ ' declares no meta.backfill with partition_by and business_key: it has no '
         ~ 'partitions dbt-backfill writes. Nothing was read.') %}

@@ -7,7 +7,7 @@
 {% macro verify_backfill(run_id) %}
   {% if not execute %}{{ return('') }}{% endif %}
   {% set packet = dbt_backfill._recorded_packet(run_id).packet %}
-  {% set read = dbt_backfill.fingerprint_partitions(packet.target, packet.partition_by, packet.business_key, packet.material_columns,
+  {% set read = dbt_backfill.fingerprint_partitions(packet.target_relation, packet.partition_by, packet.business_key, packet.material_columns,
       packet.partitions | map(attribute='value') | list, packet.additive, packet.partitions | map(attribute='fingerprint') | list,
       packet.run_id, packet.model, true) %}
   {# a mismatch was refused above, with the partitions named: here every partition equals its approval #}

@@ -154,7 +154,6 @@ class ModelNode:
     relation: RelationRef
     compiled_sql: str
     materialized: str
-    meta_backfill: Mapping[str, Any] | None
     dbt_version: str
     adapter_type: str
     binding: Mapping[str, str] = field(default_factory=dict)  # code_binding of the model
@@ -336,14 +335,12 @@ class DbtRunner:
         compiled_node = results[node.unique_id].node if node.unique_id in results else node
         adapter_type = manifest.metadata.adapter_type or ""
         require_supported_adapter(adapter_type)
-        meta = node.config.meta or node.meta or {}
         return ModelNode(
             unique_id=node.unique_id,
             name=node.name,
             relation=RelationRef(node.database, node.schema, node.alias or node.name),
             compiled_sql=compiled_node.compiled_code or "",
             materialized=node.config.materialized or "",
-            meta_backfill=meta.get("backfill"),
             dbt_version=manifest.metadata.dbt_version or "",
             adapter_type=adapter_type,
             binding=code_binding(node, compiled_node.compiled_code or ""),

@@ -53,22 +53,18 @@ def require_approval(packet: Packet, consequence: str) -> Approval:
 
 
 def refuse_blocked(packet: Packet) -> None:
-    """A packet whose reconciliation gates failed at plan time, or whose review judged a check BLOCK, is for review
-    only: nothing approves or applies it."""
-    if packet.failed_gates:
-        described = "; ".join(f"{g['check']} on {g['partition']}" for g in packet.failed_gates)
-        raise BackfillRefused(
-            "gate_failed",
-            f"the packet's reconciliation gate(s) failed at plan time ({described}): "
-            f"it is for review only. Fix the cause and plan again. The target is "
-            f"unchanged.",
-        )
-    if packet.blocking_checks:
-        described = "; ".join(f"{c['check']}: {c['finding']}" for c in packet.blocking_checks)
+    """A packet written for review only (its reconciliation gates failed, or its review judged a check BLOCK): nothing
+    approves or applies it. The package judged it and worded it when it planned (macros/review/_review_refusal.sql),
+    recorded in the packet's review, and apply_backfill says the same; a packet written before the review recorded
+    those words is refused on its verdict, which the same review gave."""
+    refusal = packet.review.get("refusal")
+    if refusal:
+        raise BackfillRefused(str(refusal["reason"]), str(refusal["message"]))
+    if "refusal" not in packet.review and packet.review.get("verdict") == "BLOCK":
         raise BackfillRefused(
             "review_blocked",
-            f"the plan's review judged this packet BLOCK ({described}): it is for "
-            f"review only. Fix the cause and plan again. The target is unchanged.",
+            f"the review judged the plan BLOCK ({packet.review.get('reason')}). The packet is for review only: approve "
+            f"and apply refuse it. Fix the cause and plan again. The target is unchanged.",
         )
 
 

@@ -354,26 +354,14 @@ def _probed(runner: DbtRunner, model: str, why: str, changed: dict[str, list[str
     node = runner.compile_model(model)
     if node.materialized in ("view", "ephemeral"):
         return CascadeStep(model, "not_rebuilt", f"{why}; a {node.materialized}: it reads its parents when queried")
-    spec = node.meta_backfill or {}
-    partition_by = spec.get("partition_by") if isinstance(spec, dict) else None
-    excluded = spec.get("exclude_columns") or [] if isinstance(spec, dict) else []
-    drift = runner.run_operation(
-        "downstream_drift",
-        {
-            "model": model,
-            "model_sql": node.compiled_sql,
-            "partition_by": partition_by,
-            "exclude_columns": [c.strip() for c in excluded.split(",")]
-            if isinstance(excluded, str)
-            else list(excluded),
-        },
-    ).first("drift")
+    # its meta.backfill is read by the package, as every reader of a contract reads it
+    drift = runner.run_operation("downstream_drift", {"model": model, "model_sql": node.compiled_sql}).first("drift")
     if not drift["differing_rows"]:
         changed[model] = []
         return CascadeStep(
             model, "unchanged", f"{why}; compared with a full build of it now: equal, nothing to rebuild"
         )
-    if partition_by and spec.get("business_key") and node.materialized != "table":
+    if drift["by_partition"]:
         differing = [str(v) for v in drift["differing"]]
         repair = f"`dbt-backfill plan {model} --partitions {drift['ranges']}`"
         where = f"partition(s) {', '.join(differing)} differ"

@@ -19,8 +19,7 @@ from dbt_backfill import __version__
 from dbt_backfill.causes import classify
 from dbt_backfill.dbt_runner import DbtRunner, ModelNode
 from dbt_backfill.errors import BackfillError, BackfillRefused, Interrupted, restated
-from dbt_backfill.fingerprint import Fingerprint
-from dbt_backfill.packet import Changes, Packet, PartitionPlan, RelationRef, plan_document_path
+from dbt_backfill.packet import Packet, PartitionPlan, plan_document_path
 from dbt_backfill.signals import holding_signals
 from dbt_backfill.spec import BackfillSpec
 from dbt_backfill.workflow.run_relations import clean_relations
@@ -348,13 +347,12 @@ def _plan(
         "dbt_backfill_version": __version__,
         "dbt_version": node.dbt_version,
     }
-    run_id = resolved["run_id"]
-    result = _plan_stages(runner, request, node, spec, resolved, path, code)
-    planned = [_planned_partition(item) for item in result["partitions"]]
+    result = _plan_stages(runner, request, node, spec, resolved, path, code, now)
     _refuse_as_planned(result)
+    # the package built the packet (macros/packet/_packet_document.sql); Python reads it as its typed view
+    packet = Packet.from_dict(result["packet"])
     if result.get("nothing_to_change"):  # every partition equals its build, fingerprint and commitment (_plan)
-        raise _AllEqual(planned)
-    packet = _packet(runner, request, node, spec, result, run_id, now, code, planned)
+        raise _AllEqual(list(packet.partitions))
     markdown = (
         f"{result['markdown'].rstrip()}\n\n---\nThis plan describes packet `{path.name}`, SHA-256 "
         f"`{packet.sha256()}`: an approval binds to exactly that content.\n"
@@ -377,8 +375,10 @@ def _plan_stages(
     resolved: Mapping[str, Any],
     path: Path,
     code: Mapping[str, Any],
+    now: dt.datetime,
 ) -> Mapping[str, Any]:
-    """The package's plan (plan_stages): the stages built twice, fingerprinted, compared and reviewed."""
+    """The package's plan (plan_stages): the stages built twice, fingerprinted, compared and reviewed, and the
+    packet, with what only the CLI knows bound into it."""
     allowances = (
         ("empty_partitions", request.allow_empty),
         ("watermark_move", request.allow_watermark_move),
@@ -400,6 +400,14 @@ def _plan_stages(
             "batch_size": request.batch_size,
             "commands": _commands(path, node.name),
             "chosen_by": request.chosen_by,
+            "bound": {
+                "created_at": now.isoformat(timespec="seconds"),
+                "dbt_target": runner.options.target,
+                "cascade_of": dict(request.cascade_of) if request.cascade_of else None,
+                # each downstream model bound by what it runs, compiled with the root (code_binding): a cascade
+                # approves its plan in the root approver's name only while that is unchanged
+                "downstream_bindings": {k: dict(v) for k, v in node.downstream_bindings.items()},
+            },
         },
     )
     result = invocation.maybe("plan")
@@ -412,76 +420,6 @@ def _plan_stages(
             f"dbt deps). No packet was written and the target is unchanged."
         )
     return result
-
-
-def _planned_partition(item: Mapping[str, Any]) -> PartitionPlan:
-    builds = {k: Fingerprint.from_dict(v) for k, v in item["builds"].items()}
-    return PartitionPlan(
-        value=str(item["value"]),
-        stage=RelationRef.from_dict(item["stage"]),
-        stage_b=RelationRef.from_dict(item["stage_b"]),
-        backup=RelationRef.from_dict(item["backup"]),
-        builds=builds,
-        fingerprint=builds["a"],
-        target_before=Fingerprint.from_dict(item["target_before"]),
-        changes=Changes.from_dict(item["changes"]),
-        commitment=str(item["commitment"]),
-        target_before_commitment=str(item["target_before_commitment"]),
-    )
-
-
-def _packet(
-    runner: DbtRunner,
-    request: PlanRequest,
-    node: ModelNode,
-    spec: BackfillSpec,
-    result: Mapping[str, Any],
-    run_id: str,
-    now: dt.datetime,
-    code: Mapping[str, Any],
-    planned: list[PartitionPlan],
-) -> Packet:
-    """The packet: what the plan read, built and judged, and what the planner allowed, with the reason."""
-    allowances: dict[str, Any] = {}
-    if request.allow_table and node.materialized == "table":
-        allowances["table_model"] = {"reason": request.allow_table}
-    if result["emptied"]:
-        allowances["empty_partitions"] = {"partitions": result["emptied"], "reason": request.allow_empty}
-    if result.get("watermark") and result["watermark"]["raised"]:
-        allowances["watermark_move"] = {"reason": request.allow_watermark_move}
-    return Packet(
-        run_id=run_id,
-        created_at=now.isoformat(timespec="seconds"),
-        model=node.name,
-        target=RelationRef.from_dict(result["target"]),
-        adapter=result["adapter"],
-        dbt_target=runner.options.target,
-        partition_by=spec.partition_by,
-        business_key=spec.business_key,
-        order_by=spec.order_by,
-        additive=spec.additive,
-        exclude_columns=spec.exclude_columns,
-        material_columns=tuple(result["material_columns"]),
-        code=code,
-        source=result["source"],
-        partitions=tuple(planned),
-        watermark={"config": dict(spec.watermark or {}), **result["watermark"]} if result.get("watermark") else None,
-        allowances=allowances,
-        review=result["review"],
-        cost=result["cost"],
-        gates=tuple(result["gates"]),
-        control=result["control"],
-        # each downstream model bound by what it runs, compiled with the root (code_binding): a cascade approves its
-        # plan in the root approver's name only while that is unchanged
-        downstream=tuple(
-            {**entry, "binding": dict(node.downstream_bindings.get(entry["unique_id"], {}))}
-            for entry in result["downstream"]
-        ),
-        batch_size=request.batch_size,
-        cascade_of=dict(request.cascade_of) if request.cascade_of else None,
-        expires_at=result["expires_at"],
-        column_notes=result.get("column_notes"),
-    )
 
 
 def _write(runner: DbtRunner, packet: Packet, path: Path, markdown: str) -> None:
@@ -512,7 +450,7 @@ def _write(runner: DbtRunner, packet: Packet, path: Path, markdown: str) -> None
 
 def _refuse_for_review(result: Mapping[str, Any], path: Path) -> None:
     """A packet whose gates failed or whose review says BLOCK is written for review, and the plan is refused with
-    the package's words (macros/plan/_review_refusal.sql), as plan_backfill refuses it."""
+    the package's words (macros/review/_review_refusal.sql), as plan_backfill refuses it."""
     refusal = result.get("review_refusal")
     if refusal is not None:
         raise BackfillRefused(

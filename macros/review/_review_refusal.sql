@@ -1,6 +1,7 @@
 {# A plan written for review only: its reconciliation gates failed, or its review judged a check BLOCK. The refusal's
-   reason, its first words and details, or none; each path adds where it wrote the packet (the CLI: the file and the
-   written plan; pure dbt: the audit row) and that approve and apply refuse it. The one home of the rule and its words. #}
+   reason, its first words and details, or none. At plan time each path adds where it wrote the packet (the CLI: the
+   file and the written plan; pure dbt: the audit row); later, approve and apply say the packet's own record of it
+   (_packet_refusal). The one home of the rule and its words. #}
 {% macro _review_refusal(plan) %}
   {% set failed = plan.gates | rejectattr('passed') | list %}
   {% if failed %}
