@@ -1,4 +1,4 @@
-"""dbt-backfill benchmarks on PostgreSQL: every figure is a ratio against a baseline measured in the same run.
+"""dbt-backfill benchmarks on PostgreSQL (P10 on DuckDB): every figure is a ratio against a baseline measured in the same run.
 
     python bench/run.py            the full sizes (10M-row partitions; run by hand, tens of minutes)
     python bench/run.py --quick    the smallest sizes, a minute or two: proves the harness runs (the suite runs it)
@@ -22,6 +22,8 @@ the data with generate_series, and drives the real `dbt` and `dbt-backfill` comm
       vs the same plan with the partition and business-key indexes and ANALYZE
   P9  `dbt-backfill stale`, dedup, 100 days     after corrections to 0.1% of the rows of 3 days, the source declaring
       changed_at, vs `dbt run --full-refresh` and vs the same scan at 10 days; and without a change column
+  P10 plan + approve + apply of 100 days, 50 rows each, on DuckDB (many small partitions: "restate the last 90
+      days") vs `dbt run --full-refresh` of the whole model and vs the same cycle of 10 days
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ PASSWORD_VARIABLE = "DBT_ENV_SECRET_BENCH_PASSWORD"
 COLUMNS = "event_id, day, event_ts, customer, amount, status, updated_at"
 FIRST_DAY = "2026-01-01"
 
-SIZES = {
+SIZES: dict[str, dict[str, Any]] = {
     # proves every measure runs and gives its figures (the suite's harness test): the fewest rows and days each
     # measure's checks hold on, no untimed warm-up; what it spends is its commands, not its rows
     "quick": {
@@ -68,6 +70,7 @@ SIZES = {
         "p7_rows": 500,
         "p8_rows": 500,
         "p9_rows": 1_000,
+        "p10": (10, 3, 20),
         "repeat": 1,
         "warm_up": False,
     },
@@ -81,6 +84,7 @@ SIZES = {
         "p7_rows": 200_000,
         "p8_rows": 100_000,
         "p9_rows": 100_000,
+        "p10": (100, 10, 50),
         "repeat": 2,
         "warm_up": True,
     },
@@ -130,7 +134,9 @@ class Bench:
                                 "dbname": self.database,
                                 "schema": "analytics",
                                 "threads": 1,
-                            }
+                            },
+                            # P10: many small partitions on DuckDB, a file beside the project
+                            "duck": {"type": "duckdb", "path": str(self.dir / "bench.duckdb"), "threads": 1},
                         },
                     }
                 }
@@ -238,15 +244,25 @@ class Bench:
         )
         self.sql(f"analyze bench_raw.{table}")
 
-    def cycle(self, model: str, days: list[str], variables: str) -> dict[str, float]:
-        """plan, approve and apply `days` of `model`: the seconds of each step and of the three."""
+    def cycle(self, model: str, days: list[str], variables: str, *target: str) -> dict[str, float]:
+        """plan, approve and apply `days` of `model` (`target`: e.g. `--target duck`): the seconds of each step and
+        of the three."""
         packet = self.dir / "backfills" / f"{uuid.uuid4().hex[:8]}.yml"
         seconds = {}
         log = self.dir / "logs" / "dbt.log"
         log_start = log.stat().st_size if log.exists() else 0
         started = time.perf_counter()
         self.command(
-            "dbt-backfill", "plan", model, "--partitions", ",".join(days), "--vars", variables, "--out", str(packet)
+            "dbt-backfill",
+            "plan",
+            model,
+            "--partitions",
+            ",".join(days),
+            "--vars",
+            variables,
+            "--out",
+            str(packet),
+            *target,
         )
         seconds["plan_s"] = time.perf_counter() - started
         with log.open(encoding="utf-8") as text:
@@ -262,7 +278,7 @@ class Bench:
         seconds["approve_s"] = time.perf_counter() - started
         log_start = log.stat().st_size
         started = time.perf_counter()
-        self.command("dbt-backfill", "apply", str(packet), "--vars", variables)
+        self.command("dbt-backfill", "apply", str(packet), "--vars", variables, *target)
         seconds["apply_s"] = time.perf_counter() - started
         with log.open(encoding="utf-8") as text:
             text.seek(log_start)
@@ -766,6 +782,73 @@ def p9_stale_scan(bench: Bench, rows: int) -> Result:
     )
 
 
+def _duckdb(bench: Bench, *statements: str) -> None:
+    """Statements on the bench's DuckDB file, in a connection closed before dbt opens the file again."""
+    import duckdb  # dbt-duckdb's own dependency
+
+    connection = duckdb.connect(str(bench.dir / "bench.duckdb"))
+    try:
+        for statement in statements:
+            connection.execute(statement)
+    finally:
+        connection.close()
+
+
+def _newer_versions(days: list[str]) -> str:
+    """A newer version of every event of `days` (the amount corrected, a later updated_at)."""
+    listed = ", ".join(f"date '{d}'" for d in days)
+    return (
+        f"insert into bench_raw.p10_events select event_id, day, event_ts, customer, amount + 1, 'corrected', "
+        f"updated_at + interval 1 day from bench_raw.p10_events where day in ({listed}) and "
+        f"updated_at = (select max(updated_at) from bench_raw.p10_events as newest "
+        f"where newest.event_id = p10_events.event_id)"
+    )
+
+
+def p10_many_small_partitions(bench: Bench, sizes: tuple[int, int, int]) -> Result:
+    """Issue 57: "restate the last 90 days", the backfill users run most: every day of a small dedup model on DuckDB
+    corrected, planned, approved and applied, against a full refresh of the whole model and the same cycle of a
+    tenth of the days. One run each (every cycle repairs what it measures)."""
+    days_in_all, fewer, rows = sizes
+    _duckdb(
+        bench,
+        "create schema if not exists bench_raw",
+        f"""create or replace table bench_raw.p10_events as
+            select g as event_id, date '{FIRST_DAY}' + cast((g - 1) // {rows} as integer) as day,
+                   timestamp '{FIRST_DAY}' + to_days(cast((g - 1) // {rows} as integer))
+                       + to_seconds(cast(((g - 1) % {rows}) * (86400 // {rows}) as bigint)) as event_ts,
+                   'customer_' || (g % 1000) as customer, cast((g % 10000) / 100.0 as decimal(12, 2)) as amount,
+                   case when g % 7 = 0 then 'refunded' else 'completed' end as status,
+                   timestamptz '{FIRST_DAY} 00:00:00+00' + to_seconds(g) as updated_at
+            from range(1, {days_in_all * rows} + 1) as t(g)""",
+    )
+    variables = json.dumps({"events_table": "p10_events", "latest_alias": "p10_latest", "latest_indexes": []})
+    duck = ("--target", "duck")
+    bench.command("dbt", "run", "-s", "events_latest", "--vars", variables, *duck)
+    every, some = [day(i) for i in range(days_in_all)], [day(i) for i in range(fewer)]
+    _duckdb(bench, _newer_versions(every))
+    figures: dict[str, Any] = {"days": days_in_all, "rows_per_day": rows}
+    for step, seconds in bench.cycle("events_latest", [f"{every[0]}..{every[-1]}"], variables, *duck).items():
+        figures[f"all_{step}"] = seconds
+    _duckdb(bench, _newer_versions(some))
+    for step, seconds in bench.cycle("events_latest", [f"{some[0]}..{some[-1]}"], variables, *duck).items():
+        figures[f"tenth_{step}"] = seconds
+    started = time.perf_counter()
+    bench.command("dbt", "run", "-s", "events_latest", "--full-refresh", "--vars", variables, *duck)
+    figures["full_refresh_s"] = time.perf_counter() - started
+    ratios = {
+        "cycle of every day / full refresh": figures["all_total_s"] / figures["full_refresh_s"],
+        f"cycle of {days_in_all} days / of {fewer}": figures["all_total_s"] / figures["tenth_total_s"],
+    }
+    return Result(
+        f"P10 plan + approve + apply of {days_in_all} daily partitions of {rows} rows (DuckDB) vs a full refresh",
+        figures,
+        ratios,
+        f"<= 3x a full refresh, <= 2x the cycle of {fewer} days",
+        ratios["cycle of every day / full refresh"] <= 3 and ratios[f"cycle of {days_in_all} days / of {fewer}"] <= 2,
+    )
+
+
 MEASURES = {
     "P1": lambda b, s, w: p1_fingerprint(b, s["p1_rows"]),
     "P2": lambda b, s, w: p2_apply_vs_table_size(b, s["p2_rows"]),
@@ -776,6 +859,7 @@ MEASURES = {
     "P7": lambda b, s, w: p7_against_full_rebuild(b, s["p7_rows"]),
     "P8": lambda b, s, w: p8_fresh_unindexed(b, s["p8_rows"]),
     "P9": lambda b, s, w: p9_stale_scan(b, s["p9_rows"]),
+    "P10": lambda b, s, w: p10_many_small_partitions(b, s["p10"]),
 }
 
 

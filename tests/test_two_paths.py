@@ -7,6 +7,7 @@ proved by each engine's own tests)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 
@@ -234,12 +235,7 @@ def test_both_paths_write_a_plan_whose_gate_fails_for_review_only_and_refuse_it_
     [packet] = re.findall(r"written for review \((\S+\.yml), ", cli.stderr)
     approved = published.backfill("approve", packet, "--by", "Dana Owner")
     recorded = pure.result("refused")["details"]
-    applied = published.dbt(
-        "run-operation",
-        "dbt_backfill.apply_backfill",
-        "--args",
-        json.dumps({"run_id": recorded["run_id"], "approved_sha256": recorded["packet_sha256"]}),
-    )
+    applied = published.dbt(*pure_operation("apply_backfill", recorded))
     assert approved.returncode == 3 and approved.stderr.startswith(f"refused: {says}"), approved.stderr
     assert approved.stderr.endswith(
         "). The packet is for review only: approve and apply refuse it. Fix the cause and plan again. The target is "
@@ -247,7 +243,42 @@ def test_both_paths_write_a_plan_whose_gate_fails_for_review_only_and_refuse_it_
     ), approved.stderr
     refused = applied.result("refused")
     assert (refused["reason"], f"refused: {refused['message']}\n") == ("gate_failed", approved.stderr)
+    # pure dbt's approve_backfill, as `dbt-backfill approve`: no approval is recorded
+    given = published.dbt(*pure_operation("approve_backfill", recorded))
+    assert given.returncode == 1 and given.result("refused") == refused, given.output
+    # the recorded packet edited to pass (no refusal, gates passed, checks ok, verdict SAFE TO RUN), approved as edited:
+    # the plan row's verdict, which the planner wrote, still refuses it
+    [(text,)] = published.query(
+        f"select detail from {AUDIT} where event = 'packet_recorded' and run_id = '{recorded['run_id']}'"
+    )
+    edited = json.loads(text)
+    edited["review"].update({"refusal": None, "verdict": "SAFE TO RUN", "reason": "edited"})
+    edited["gates"] = [{**gate, "passed": True} for gate in edited["gates"]]
+    edited["review"]["checks"] = [{**check, "severity": "ok"} for check in edited["review"]["checks"]]
+    edited_text = json.dumps(edited, sort_keys=True)
+    published.backend.update(
+        AUDIT,
+        "detail = '" + edited_text.replace("'", "''") + "'",
+        f"event = 'packet_recorded' and run_id = '{recorded['run_id']}'",
+    )
+    as_edited = {**recorded, "packet_sha256": hashlib.sha256(edited_text.encode()).hexdigest()}
+    stopped = published.dbt(*pure_operation("apply_backfill", as_edited))
+    assert stopped.returncode == 1 and stopped.result("refused")["reason"] == "review_blocked", stopped.output
+    assert stopped.result("refused")["message"] == (
+        "the review judged the plan BLOCK (edited). The packet is for review only: approve and apply refuse it. "
+        "Fix the cause and plan again. The target is unchanged."
+    )
+    assert not published.query(f"select 1 from {AUDIT} where event in ('approval_given', 'approved', 'applied')")
     assert published.rows() == published.published
+
+
+AUDIT = "analytics_backfill.dbt_backfill_audit"
+
+
+def pure_operation(operation: str, recorded: dict) -> tuple[str, ...]:
+    """`dbt run-operation dbt_backfill.<operation>` on a recorded packet's run and SHA-256, as a user types it."""
+    args = {"run_id": recorded["run_id"], "approved_sha256": recorded["packet_sha256"]}
+    return ("run-operation", f"dbt_backfill.{operation}", "--args", json.dumps(args))
 
 
 # -- the package's reading of meta.backfill, on any meta (the cases the CLI's Python copy was tested with) -------------

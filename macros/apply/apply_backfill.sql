@@ -18,8 +18,9 @@
   {% endif %}
   {% set packet = recorded.packet %}
   {# written for review only: refused in the words the plan's review recorded, as the CLI refuses it #}
-  {% if packet.review.refusal %}
-    {% do dbt_backfill._refuse(packet.review.refusal.reason, packet.review.refusal.message, {'run_id': run_id}) %}
+  {% set blocked = dbt_backfill._blocked_packet_refusal(packet, recorded.outcome) %}
+  {% if blocked %}
+    {% do dbt_backfill._refuse(blocked.reason, blocked.message, {'run_id': run_id}) %}
   {% endif %}
   {% set applied = dbt_backfill.apply_partitions(packet.run_id, packet.model, packet.target_relation, packet.partition_by, packet.business_key,
       packet.material_columns, dbt_backfill._packet_partitions(packet), packet.additive, (packet.watermark or {}).get('config'),

@@ -5,8 +5,9 @@
   Cloud's IDE runs with each developer's own), or by `dbt-backfill approve PACKET --target …`. A model whose policy
   names roles (meta.backfill.approval.roles) counts each member role once (_refuse_unproven_approval); elsewhere the
   row is a record, and on DuckDB, which has no roles, it proves no one (the key is the proof there).
-  Refused when no plan of the target wrote a packet of that run with that SHA-256, or when this role's approval of
-  the run is recorded (or revoked) already. `revoke: true` records `approval_revoked` instead: this role's approval
+  Refused when no plan of the target wrote a packet of that run with that SHA-256, when the packet is for review
+  only (its review judged it BLOCK: _blocked_packet_refusal), or when this role's approval of the run is recorded
+  (or revoked) already. `revoke: true` records `approval_revoked` instead: this role's approval
   of the run counts for nothing from then on (`dbt-backfill approve PACKET --revoke --target …`). Writes nothing else.
 
   dbt run-operation dbt_backfill.approve_backfill --args '{run_id: ..., approved_sha256: ...}'
@@ -16,10 +17,11 @@
 {% macro approve_backfill(run_id, approved_sha256, approved_by=none, target_relation=none, revoke=false) %}
   {% if not execute %}{{ return('') }}{% endif %}
   {% do dbt_backfill.refuse_unsafe_search_path() %}
-  {% set target_relation = dbt_backfill._relation(target_relation or dbt_backfill._recorded_packet(run_id).packet.target_relation) %}
+  {% set recorded = none if target_relation else dbt_backfill._recorded_packet(run_id) %}
+  {% set target_relation = dbt_backfill._relation(target_relation or recorded.packet.target_relation) %}
   {% set audit = dbt_backfill._audit_relation(target_relation) %}
   {% set sha256 = approved_sha256 | string | trim | lower %}
-  {% set planned = dbt_backfill._execute('select packet_sha256, model from ' ~ audit ~ ' where run_id = '
+  {% set planned = dbt_backfill._execute('select packet_sha256, model, outcome from ' ~ audit ~ ' where run_id = '
       ~ dbt_backfill._sql_literal(run_id) ~ " and event in ('planned', 'packet_recorded') and "
       ~ dbt_backfill._trusted_writer(audit, target_relation)).rows
       if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) else [] %}
@@ -29,6 +31,13 @@
     {% do dbt_backfill._refuse('not_planned', 'no plan of ' ~ dbt_backfill._relation_name(target_relation) ~ ' wrote a '
         ~ 'packet of run ' ~ run_id ~ ' with sha256 ' ~ sha256[:12] ~ '…: nothing is recorded. Approve the packet as '
         ~ 'planned. The target is unchanged.', {'run_id': run_id}) %}
+  {% endif %}
+  {# a packet written for review only is approved by no one, as `dbt-backfill approve` refuses it: in the words of
+     its review's record (plan_backfill's packet), else by the verdict its plan row holds #}
+  {% set outcome = planned | selectattr('packet_sha256', 'equalto', sha256) | map(attribute='outcome') | first %}
+  {% set blocked = dbt_backfill._blocked_packet_refusal(recorded.packet if recorded else {}, outcome) %}
+  {% if blocked and not revoke %}
+    {% do dbt_backfill._refuse(blocked.reason, blocked.message, {'run_id': run_id}) %}
   {% endif %}
   {# the role the warehouse names this session by (on the engines without roles, the profile's user: a name only) #}
   {% set me = dbt_backfill._execute('select current_user as bf_me').rows[0]['bf_me'] if adapter.type() == 'postgres'

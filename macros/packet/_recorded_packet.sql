@@ -1,5 +1,6 @@
 {#
-  The packet plan_backfill recorded for `run_id`: {packet, sha256}, the packet in the shape both paths write
+  The packet plan_backfill recorded for `run_id`: {packet, sha256, outcome (the review's verdict, as the row says
+  it)}, the packet in the shape both paths write
   (_packet_document; one recorded before that shape is read as it), the SHA-256 recomputed by the database over
   the recorded text (so an edit of the row shows). Looked up in the audit table of every model with
   meta.backfill, since a run id names no table. Refuses when more than one packet is recorded, and when none is
@@ -18,14 +19,14 @@
     {% set audit = trail.audit %}
     {% if adapter.get_relation(database=audit.database, schema=audit.schema, identifier=audit.identifier) is not none %}
       {% do dbt_backfill.refuse_untrusted_audit_table(audit, targets=trail.targets) %}
-      {% set rows = dbt_backfill._execute('select detail, ' ~ dbt_backfill.sha256_hex('detail') ~ ' as digest from ' ~ audit
+      {% set rows = dbt_backfill._execute('select detail, outcome, ' ~ dbt_backfill.sha256_hex('detail') ~ ' as digest from ' ~ audit
           ~ ' where event = \'packet_recorded\' and run_id = ' ~ dbt_backfill._sql_literal(run_id)
           ~ ' and ' ~ dbt_backfill._trusted_writer(audit)).rows %}
       {% for row in rows %}
         {% set packet = fromjson(row['detail']) %}
         {# recorded before the packet had one shape: read as the shape recorded since #}
         {% set packet = packet if 'target_relation' in packet else dbt_backfill._packet_from_plan_shape(packet) %}
-        {% do found.append({'packet': packet, 'sha256': row['digest']}) %}
+        {% do found.append({'packet': packet, 'sha256': row['digest'], 'outcome': row['outcome']}) %}
       {% endfor %}
     {% endif %}
   {% endfor %}

@@ -55,12 +55,13 @@ def require_approval(packet: Packet, consequence: str) -> Approval:
 def refuse_blocked(packet: Packet) -> None:
     """A packet written for review only (its reconciliation gates failed, or its review judged a check BLOCK): nothing
     approves or applies it. The package judged it and worded it when it planned (macros/review/_review_refusal.sql),
-    recorded in the packet's review, and apply_backfill says the same; a packet written before the review recorded
-    those words is refused on its verdict, which the same review gave."""
+    recorded in the packet's review, and apply_backfill says the same; a packet without that record (written before
+    it, or emptied) is refused on its verdict, which the same review gave."""
     refusal = packet.review.get("refusal")
     if refusal:
         raise BackfillRefused(str(refusal["reason"]), str(refusal["message"]))
-    if "refusal" not in packet.review and packet.review.get("verdict") == "BLOCK":
+    # no record, or an emptied one: the verdict decides, in the words of macros/review/_blocked_packet_refusal.sql
+    if packet.review.get("verdict") == "BLOCK":
         raise BackfillRefused(
             "review_blocked",
             f"the review judged the plan BLOCK ({packet.review.get('reason')}). The packet is for review only: approve "
