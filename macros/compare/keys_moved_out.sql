@@ -12,15 +12,8 @@
 #}
 {% macro keys_moved_out(target_relation, model_sql, stages, scope, named_values, sample_size=5) %}
   {% set string_type = dbt.type_string() %}
-  {% set keys = [] %}
-  {% set same_key = [] %}
-  {% set key_texts = [] %}
-  {% for column in scope.key_columns %}
-    {% set quoted = adapter.quote(column.name) %}
-    {% do keys.append(quoted) %}
-    {% do same_key.append('bf_model.' ~ quoted ~ ' = bf_lost.' ~ quoted) %}
-    {% do key_texts.append('cast(bf_lost.' ~ quoted ~ ' as ' ~ string_type ~ ') as bf_key_' ~ loop.index) %}
-  {% endfor %}
+  {% set columns = dbt_backfill._key_columns_sql(scope, 'bf_lost') %}
+  {% set keys, same_key, key_texts = columns['keys'], columns.same_key, columns.texts %}
   {% set query %}
     with bf_lost as (
       {% for stage in stages %}

@@ -11,14 +11,8 @@
 {% macro keys_repeated(model_sql, stages, scope, sample_size=5) %}
   {% set string_type = dbt.type_string() %}
   {% set partition = 'bf_model.' ~ adapter.quote(scope.partition_column.name) %}
-  {% set keys, same_key, key_texts, grouped = [], [], [], [] %}
-  {% for column in scope.key_columns %}
-    {% set quoted = adapter.quote(column.name) %}
-    {% do keys.append(quoted) %}
-    {% do grouped.append('bf_keys.' ~ quoted) %}
-    {% do same_key.append('bf_model.' ~ quoted ~ ' = bf_keys.' ~ quoted) %}
-    {% do key_texts.append('cast(bf_keys.' ~ quoted ~ ' as ' ~ string_type ~ ') as bf_key_' ~ loop.index) %}
-  {% endfor %}
+  {% set columns = dbt_backfill._key_columns_sql(scope, 'bf_keys') %}
+  {% set keys, same_key, key_texts, grouped = columns['keys'], columns.same_key, columns.texts, columns.qualified %}
   {% set query %}
     with bf_keys as (
       {% for stage in stages %}
