@@ -142,7 +142,13 @@ class Bench:
                 }
             )
         )
-        self.env = {**os.environ, PASSWORD_VARIABLE: server.password, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}
+        # dbt's log, never rotated: a cycle's statements are read back from it (a rotation mid-command lost them)
+        self.env = {
+            **os.environ,
+            PASSWORD_VARIABLE: server.password,
+            "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+            "DBT_LOG_FILE_MAX_BYTES": "0",
+        }
         self.env.pop("DBT_PROFILES_DIR", None)
         self.command("dbt", "deps")
 
