@@ -55,6 +55,7 @@
                 'approved_values': partitions | map(attribute='value') | list} %}
   {% set skipped = [] %}
   {% for partition in partitions %}
+    {% do dbt_backfill._progress('replacing', partition.value, loop.index0, loop.length) %}
     {% do dbt_backfill._apply_partition(partition, stages[loop.index0], run, replaced, skipped) %}
     {% do batch.append(partition) %}
     {% if (loop.index - 1) % batch_size == 0 or loop.last %}
@@ -77,6 +78,7 @@
 {% macro _approved_stages(partitions, target_relation, scope) %}
   {% set stages = [] %}
   {% for partition in partitions %}
+    {% do dbt_backfill._progress('checking the approved stages', partition.value, loop.index0, loop.length) %}
     {% set stage_relation = adapter.get_relation(database=partition.stage.get('database'), schema=partition.stage.schema,
                                                  identifier=partition.stage.identifier) %}
     {% if stage_relation is none %}
@@ -227,17 +229,19 @@
 {% endmacro %}
 
 {# After the canary and after each batch: every partition of it, read back as committed, equals the approval, and
-   the control partition is unchanged; else stop. #}
+   the control partition is unchanged; else stop. One read of them all (_fingerprints_in_scope). #}
 {% macro _checkpoint(target_relation, scope, run_id, audit_fields, batch, control, replaced, label) %}
   {% set drifted = [] %}
+  {% set read_back = dbt_backfill._fingerprints_in_scope(target_relation, scope,
+      (batch | map(attribute='value') | list) + ([control.value] if control else [])) %}
   {% for partition in batch %}
-    {% set now = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
+    {% set now = read_back[partition.value | string] %}
     {% if not dbt_backfill._same_fingerprint(now, partition.fingerprint) %}
       {% do drifted.append(partition.value ~ ' (sha256 ' ~ now.sha256[:12] ~ '… read back, ' ~ partition.fingerprint.sha256[:12] ~ '… approved)') %}
     {% endif %}
   {% endfor %}
   {% if control %}
-    {% set control_now = dbt_backfill._fingerprint_in_scope(target_relation, scope, control.value, true) %}
+    {% set control_now = read_back[control.value | string] %}
     {% if not dbt_backfill._same_fingerprint(control_now, control.fingerprint) %}
       {% do drifted.append('control partition ' ~ control.value ~ ' (sha256 ' ~ control_now.sha256[:12] ~ '… now, '
           ~ control.fingerprint.sha256[:12] ~ '… planned)') %}

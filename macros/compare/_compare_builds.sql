@@ -13,6 +13,7 @@
   {% set planned = [] %}
   {% set stages = [] %}
   {% for plan in partition_plans %}
+    {% do dbt_backfill._progress('fingerprinting and comparing the builds', plan.value, loop.index0, loop.length) %}
     {% set build_a = dbt_backfill._fingerprint_in_scope(plan.relations.a, scope, count_duplicate_keys=true) %}
     {% do stages.append({'value': plan.value, 'relation': plan.relations.a, 'rows': build_a.row_count | int}) %}
     {# b's duplicate keys are not counted: equal fingerprints mean equal rows, hence equal keys, and unequal builds

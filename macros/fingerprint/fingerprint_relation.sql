@@ -26,52 +26,17 @@
 {% endmacro %}
 
 {% macro default__fingerprint_relation(relation, columns, key_columns, additive_columns, where, count_duplicate_keys) %}
-  {% set string_type = dbt.type_string() %}
-  {% set row_fields = [] %}
-  {% set engine_specific = [] %}
-  {% for column in columns %}
-    {% do row_fields.append(dbt_backfill.canonical_text(column.name, column.data_type)) %}
-    {% set family = dbt_backfill._type_family(column.data_type) %}
-    {% if family in dbt_backfill._engine_specific_families() and family not in engine_specific %}
-      {% do engine_specific.append(family) %}
-    {% endif %}
-  {% endfor %}
-  {% set null_key_tests = [] %}
-  {% for column in key_columns %}{% do null_key_tests.append(adapter.quote(column.name) ~ ' is null') %}{% endfor %}
-
-  {% set sql %}
-    select bf_totals.*, {{ dbt_backfill.sha256_hex('bf_summary') }} as partition_digest
-    from (
-      select
-        {{ dbt_backfill._rows_summary('bf_row_digest') }} as bf_summary,
-        cast(count(*) as {{ string_type }}) as row_count,
-        cast(count(case when bf_null_key then 1 end) as {{ string_type }}) as null_keys
-        {% for column in additive_columns %}
-        , cast(coalesce(sum(bf_additive_{{ loop.index }}), 0) as {{ string_type }}) as total_{{ loop.index }}
-        , cast(sum(case when bf_inexact_{{ loop.index }} then 1 else 0 end) as {{ string_type }}) as inexact_{{ loop.index }}
-        {% endfor %}
-      from (
-        select
-          {{ dbt_backfill._row_digest(row_fields) }} as bf_row_digest,
-          {{ '(' ~ null_key_tests | join(' or ') ~ ')' if key_columns else 'false' }} as bf_null_key
-          {% for column in additive_columns %}
-          {% set value, inexact = dbt_backfill._additive_value(column) %}
-          , {{ value }} as bf_additive_{{ loop.index }}, {{ inexact }} as bf_inexact_{{ loop.index }}
-          {% endfor %}
-        from {{ relation }}
-        {% if where %}where {{ where }}{% endif %}
-      ) bf_rows
-    ) bf_totals
-  {% endset %}
-  {% set row = dbt_backfill._execute(sql).rows[0] %}
-  {% set digest = row['partition_digest'] | string %}
-
+  {% set row = dbt_backfill._execute(dbt_backfill._fingerprint_sql(relation, columns, key_columns, additive_columns, where)).rows[0] %}
   {% set duplicate_keys = none %}
   {% if count_duplicate_keys and key_columns %}
+    {% set null_key_tests = [] %}
     {% set key_list = [] %}
-    {% for column in key_columns %}{% do key_list.append(adapter.quote(column.name)) %}{% endfor %}
+    {% for column in key_columns %}
+      {% do null_key_tests.append(adapter.quote(column.name) ~ ' is null') %}
+      {% do key_list.append(adapter.quote(column.name)) %}
+    {% endfor %}
     {% set duplicates_sql %}
-      select cast(count(*) as {{ string_type }}) as duplicate_keys from (
+      select cast(count(*) as {{ dbt.type_string() }}) as duplicate_keys from (
         select 1 from {{ relation }}
         where not ({{ null_key_tests | join(' or ') }}) {% if where %}and ({{ where }}){% endif %}
         group by {{ key_list | join(', ') }} having count(*) > 1
@@ -81,16 +46,5 @@
   {% elif count_duplicate_keys %}
     {% set duplicate_keys = 0 %}
   {% endif %}
-
-  {% set totals = dbt_backfill._exact_totals(row, additive_columns) %}
-  {# dbt_backfill/v3, or dbt_backfill/v3+float,other:postgres when a column's text is the engine's own #}
-  {% set algorithm = 'dbt_backfill/v3' ~ (('+' ~ (engine_specific | sort | join(',')) ~ ':' ~ adapter.type()) if engine_specific else '') %}
-  {{ return({
-      'row_count': row['row_count'] | int,
-      'null_keys': row['null_keys'] | int,
-      'duplicate_keys': duplicate_keys,
-      'totals': totals,
-      'sha256': digest,
-      'algorithm': algorithm,
-  }) }}
+  {{ return(dbt_backfill._fingerprint_of_row(row, columns, additive_columns, duplicate_keys)) }}
 {% endmacro %}

@@ -1,8 +1,9 @@
 {#
-  The rows a replacement inserts: {relation, copied, keep}. The source is checked first (_check_source). PostgreSQL
-  and DuckDB: its rows of the partition are copied, inside the caller's transaction, into a table created and
-  dropped in that transaction — invisible to every other session, so what is fingerprinted is exactly what is
-  inserted.
+  The rows a replacement inserts: {relation, copied, keep}. The source is checked first (_check_source). PostgreSQL:
+  its rows of the partition are copied, inside the caller's transaction, into a table created and dropped in that
+  transaction — invisible to every other session, so what is fingerprinted is exactly what is inserted (each of
+  PostgreSQL's statements reads the data as committed when it starts). DuckDB: the source itself, read in one
+  snapshot (its leaf).
   Spark has no transaction to hide a copy in, so the copy is the new directory itself: `<stage>_w`, an external
   table like the target rooted at `<target location>/_backfill/<stage>_w/<time>`, gets the stage's rows of the partition
   by one static INSERT OVERWRITE ... PARTITION; the caller fingerprints it there and then points the target's
@@ -28,6 +29,15 @@
   {% do dbt_backfill._execute('create table ' ~ copy ~ ' as select ' ~ columns | join(', ') ~ ' from ' ~ source_relation
                               ~ ' where ' ~ partition_predicate, fetch=false) %}
   {{ return({'relation': copy, 'copied': true, 'keep': false}) }}
+{% endmacro %}
+
+{# DuckDB: a transaction reads one snapshot of the database from its start to its commit (snapshot isolation), and no
+   other process can write the file while this one holds it open. So the source's rows of the partition, read twice
+   inside the partition's transaction (the commitment, then the insert), are the same rows both times: the copy
+   would be a second copy of them. `copied`: what was checked is what is inserted; `keep`: the source is not ours to
+   drop. (Per partition this saves a drop, a create-as-select of its rows, a column listing and a drop: issue 57.) #}
+{% macro duckdb___rows_to_write(source_relation, partition_predicate, column_names, target_relation, unit, source_as) %}
+  {{ return({'relation': source_relation, 'copied': true, 'keep': true}) }}
 {% endmacro %}
 
 {% macro spark___rows_to_write(source_relation, partition_predicate, column_names, target_relation, unit, source_as) %}

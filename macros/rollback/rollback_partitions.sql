@@ -24,6 +24,7 @@
   {% set run = {'run_id': run_id, 'target': target_relation, 'scope': scope, 'columns': target_columns,
                 'audit_fields': audit_fields, 'ledger': ledger, 'rolled_back_by': rolled_back_by} %}
   {% for partition in partitions %}
+    {% do dbt_backfill._progress('restoring', partition.value, loop.index0, loop.length) %}
     {% do dbt_backfill._rollback_partition(partition, run, restored) %}
   {% endfor %}
   {% do dbt_backfill._emit_result('rolled_back', {'run_id': run_id, 'restored': restored}) %}

@@ -23,6 +23,7 @@
       {% do dbt_backfill._build_whole_inputs(whole_build, typed.sql, partition_plans, scope) %}
     {% endif %}
     {% for plan in partition_plans %}
+      {% do dbt_backfill._progress('building stage ' ~ build, plan.value, loop.index0, loop.length) %}
       {% do dbt_backfill._step('building stage ' ~ build ~ ' of partition ' ~ plan.value
           ~ ('' if not windowed else ' (inputs windowed)' if build == 'a' else ' (from the whole inputs)' if proving
              else ' (inputs in the widened window)'),

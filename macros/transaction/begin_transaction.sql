@@ -19,9 +19,11 @@
 {% endmacro %}
 
 {# DuckDB: dbt-duckdb sends a real BEGIN when dbt opens a transaction (and COMMIT/ROLLBACK to match), and a
-   second BEGIN would be an error; so open dbt's own transaction, if none is open. #}
+   second BEGIN would be an error; so open dbt's own transaction, if none is open (a no-op statement opens it). #}
 {% macro duckdb__begin_transaction() %}
-  {% do dbt_backfill._execute('select 1', fetch=false) %}
+  {% if not dbt_backfill._transaction_open() %}
+    {% do dbt_backfill._execute('select 1', fetch=false) %}
+  {% endif %}
 {% endmacro %}
 
 {# Spark: no multi-statement transactions; each statement commits alone (a partition's swap is one catalog

@@ -15,8 +15,9 @@
   {% set relation = dbt_backfill._target_relation(target) %}
   {% set scope = dbt_backfill._backfill_scope(relation, partition_by, business_key, additive, material_columns) %}
   {% set fingerprints = [] %}
+  {% set read = dbt_backfill._fingerprints_in_scope(relation, scope, partitions) %}
   {% for value in partitions %}
-    {% set fingerprint = dbt_backfill._fingerprint_in_scope(relation, scope, value, true) %}
+    {% set fingerprint = read[value | string] %}
     {% do fingerprints.append({'value': value, 'fingerprint': fingerprint}) %}
     {% if commitment %}
       {% do fingerprints[-1].update({'commitment': dbt_backfill._commitment_in_scope(relation, scope, fingerprint.row_count, value, true)}) %}

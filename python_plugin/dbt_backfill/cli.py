@@ -43,12 +43,13 @@ EXIT_STALE = EXIT_DOWNSTREAM_STALE = 4  # a model differs from what it builds no
 
 
 def reaches_dbt(command: Callable[..., None]) -> Callable[..., None]:
-    """The dbt options and --json, declared once, handed to the command as one `call`; failures as outcomes."""
+    """The dbt options, --json, --timings, declared once, handed to the command as one `call`; failures as outcomes."""
 
     @wraps(command)
-    def wrapper(*args: Any, project_dir, profiles_dir, dbt_target, dbt_vars, as_json, **kwargs: Any) -> None:
-        with outcomes(as_json):
-            command(*args, call=options.Call(project_dir, profiles_dir, dbt_target, dbt_vars, as_json), **kwargs)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        call = options.Call.taken(kwargs, command.__name__)
+        with outcomes(call.as_json, call), call.reporting():
+            command(*args, call=call, **kwargs)
 
     for option in reversed(options.DBT_OPTIONS):
         wrapper = option(wrapper)
@@ -56,21 +57,24 @@ def reaches_dbt(command: Callable[..., None]) -> Callable[..., None]:
 
 
 @contextlib.contextmanager
-def outcomes(as_json: bool) -> Iterator[None]:
+def outcomes(as_json: bool, call: options.Call | None = None) -> Iterator[None]:
     """Each way a command stops short as one line on stderr (with the target's state, where it was read) and the
     documented exit status."""
     try:
         yield
     except StoppedShort as stopped:
-        _fail(stopped.failure, as_json, stopped.state)
+        _fail(stopped.failure, as_json, stopped.state, call)
     except (BackfillRefused, BackfillError, KeyboardInterrupt) as failure:
-        _fail(failure, as_json)
+        _fail(failure, as_json, call=call)
 
 
-def _fail(failure: BaseException, as_json: bool, state: TargetState | None = None) -> None:
+def _fail(
+    failure: BaseException, as_json: bool, state: TargetState | None = None, call: options.Call | None = None
+) -> None:
     line, document = formatter.failure_line(failure), formatter.failure_json(failure)
     if state is not None:
         line, document = f"{line}\n{formatter.state_text(state)}", {**document, "state": state.to_dict()}
+    line, document = call.ending(line, document) if call is not None else (line, document)
     click.echo(redact(line), err=True)
     if as_json:
         click.echo(redact(json.dumps(document, default=str)))
@@ -96,7 +100,7 @@ def plan(
     values = plan_.read_partitions_file(partitions_file) if partitions_file else partitions or ""
 
     def say(expanded: Sequence[str]) -> None:  # what ranges, quotes, a file or the scan came to, before any build
-        click.echo(formatter.partitions_line(expanded, partitions_file), err=call.as_json)
+        call.say(formatter.partitions_line(expanded, partitions_file), err=call.as_json)
 
     said = say if partitions_file or from_stale or ".." in values or '"' in values else None
     overrides = {key: given.pop(key) for key in options.OVERRIDDEN}
@@ -107,7 +111,7 @@ def plan(
     elif isinstance(result, plan_.NothingToChange):
         call.emit(formatter.nothing_to_change_json(result), result.message)
     elif output_format == "md" and not call.as_json:
-        click.echo(result.markdown, nl=False)
+        call.say(result.markdown, nl=False)
     else:
         call.emit(formatter.plan_json(result), formatter.plan_text(result))
 
@@ -153,7 +157,7 @@ def apply(
     call.emit(formatter.applied_json(result, steps, left), formatter.applied_text(result, steps, packet))
     if left:
         if not call.as_json:
-            click.echo(formatter.downstream_left_text(left), err=True)
+            call.say(formatter.downstream_left_text(left), err=True)
         sys.exit(EXIT_DOWNSTREAM_STALE)
 
 

@@ -21,11 +21,12 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from dbt_backfill import __version__, template_cache
 from dbt_backfill.causes import classify
@@ -130,6 +131,53 @@ class Invocation:
         return [r.payload for r in self.results if r.kind == kind]
 
 
+# what a command watches the package's results with while dbt runs (the progress line: progress.Progress)
+Observer = Callable[[MacroResult], None]
+
+
+@dataclass(frozen=True)
+class InvocationTiming:
+    """One dbt invocation, as --timings shows it."""
+
+    name: str  # the dbt command (parse, compile), or the package's macro a run-operation ran
+    wall_s: float
+    # what dbt logged of its statements (the sum of its SQLQueryStatus events' `elapsed`, and how many): the time
+    # the database took, as the adapter measured it around each statement
+    sql_s: float
+    statements: int
+
+
+@dataclass
+class Timings:
+    """What a command measured of dbt (--timings): importing it, then each invocation in order (the parse first)."""
+
+    import_s: float | None = None  # None: the command never invoked dbt
+    imported_before: bool = False  # dbt was already imported in this process (a warm interpreter): import_s is ~0
+    invocations: list[InvocationTiming] = field(default_factory=list)
+
+
+@dataclass
+class _Read:
+    """What one invocation's events said, gathered as dbt logs them."""
+
+    results: list[MacroResult] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+    sql_s: float = 0.0
+    statements: int = 0
+
+    def timed(self, event: Any) -> None:
+        """Count a statement dbt timed (SQLQueryStatus); a figure only, so an event unlike dbt's own is skipped."""
+        with contextlib.suppress(Exception):
+            self.sql_s, self.statements = self.sql_s + float(event.data.elapsed), self.statements + 1
+
+
+def _invocation_name(command: Sequence[str]) -> str:
+    if command[0] == "run-operation" and len(command) > 1:
+        return command[1].split(".", 1)[-1]  # dbt_backfill.plan_stages: the macro's own name
+    return command[0]
+
+
 def sql_sha256(sql: str) -> str:
     return hashlib.sha256(sql.encode("utf-8")).hexdigest()
 
@@ -165,8 +213,11 @@ class ModelNode:
 
 
 class DbtRunner:
-    def __init__(self, options: DbtOptions) -> None:
+    def __init__(self, options: DbtOptions, observer: Observer | None = None, timings: Timings | None = None) -> None:
         self.options = options
+        # handed every result as it is read, while dbt runs (a progress line): never allowed to fail an invocation
+        self.observer = observer
+        self.timings = Timings() if timings is None else timings  # measured always; printed with --timings
         # Our own target path: the user's target/ (and its partial-parse state) stays theirs.
         self.target_path = Path(options.project_dir).resolve() / "target" / "dbt_backfill"
         self._manifest: Any = None  # dbt's Manifest (untyped), parsed on the first invocation that needs one
@@ -221,44 +272,27 @@ class DbtRunner:
         ]
 
     def _call(self, command: Sequence[str]) -> tuple[Any, Invocation]:
-        from dbt.cli.main import dbtRunner  # imported here: `dbt-backfill --help` and packet checks stay fast
-        from dbt_common.exceptions.base import env_secrets, scrub_secrets
-
+        dbt_runner = self._imported_dbt()
         template_cache.use()
-        results: list[MacroResult] = []
-        errors: list[str] = []
-        unreadable: list[str] = []
-
-        def on_event(event: Any) -> None:
-            stop_here = False
-            # A callback sees every event, debug ones included: `SQLQuery` carries each statement's text, so a
-            # sentinel written into a model's SQL (a comment) would read as a result. Results come only from the
-            # package's own log() calls (JinjaLogInfo, JinjaLogDebug). Secrets are scrubbed as dbt's own loggers scrub each line.
-            # Nothing raised here may reach dbt: it would abort the macro mid-way.
-            try:
-                message = ANSI.sub("", scrub_secrets(str(event.info.msg), env_secrets()))
-                # on dbt's debug level unless the operation was asked to show them (_emit_result)
-                if event.info.name in ("JinjaLogInfo", "JinjaLogDebug") and "<<dbt_backfill:" in message:
-                    for match in RESULT.finditer(message):
-                        results.append(MacroResult(match["kind"], json.loads(match["payload"])))
-                        stop_here = self._stop_requested is not None and match["kind"] in self._safe_stops
-                if event.info.level == "error" and message.strip():
-                    errors.append(redact(message.strip()))
-            except Exception as exc:  # a malformed payload: the command fails with it, dbt carries on
-                unreadable.append(redact(f"a result of dbt_backfill could not be read ({exc})"))
-                return
-            if stop_here:
-                # the one thing raised into dbt, on purpose: a requested stop, right after a partition committed
-                raise KeyboardInterrupt
-
+        read = _Read()
         # What dbt's libraries print or warn (PySpark warns on every session it configures) stays out of the
         # CLI's own output, as it did when dbt ran as a subprocess; it is shown only if dbt fails and says nothing.
         printed = io.StringIO()
-        with warnings.catch_warnings(), contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-            warnings.simplefilter("ignore")
-            outcome = dbtRunner(manifest=self._manifest, callbacks=[on_event]).invoke(self._flags(command))
+        began = time.perf_counter()
+        try:
+            with warnings.catch_warnings(), contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+                warnings.simplefilter("ignore")
+                outcome = dbt_runner(manifest=self._manifest, callbacks=[self._listener(read)]).invoke(
+                    self._flags(command)
+                )
+        finally:  # a failed or interrupted invocation took its time too
+            wall_s = time.perf_counter() - began
+            self.timings.invocations.append(
+                InvocationTiming(_invocation_name(command), wall_s, read.sql_s, read.statements)
+            )
         if isinstance(outcome.exception, (KeyboardInterrupt, SystemExit)):
             raise outcome.exception  # dbt catches these too; they are the user's, not a database's error
+        errors = read.errors
         if not outcome.success and not errors:
             said = str(outcome.exception).strip() if outcome.exception is not None else ""
             errors.append(
@@ -268,9 +302,60 @@ class DbtRunner:
                     or f"dbt {command[0]} failed without an error message"
                 )
             )
-        errors.extend(unreadable)
-        returncode = 0 if outcome.success and not unreadable else (2 if outcome.exception is not None else 1)
-        return outcome.result, Invocation(returncode, tuple(results), tuple(errors))
+        errors.extend(read.unreadable)
+        returncode = 0 if outcome.success and not read.unreadable else (2 if outcome.exception is not None else 1)
+        return outcome.result, Invocation(returncode, tuple(read.results), tuple(errors))
+
+    def _imported_dbt(self) -> Any:
+        """dbt's runner class, imported here: `dbt-backfill --help` and packet checks stay fast. The first import
+        of a command is timed (--timings): loading dbt is a fixed cost of every command that reaches it."""
+        loaded, began = "dbt.cli.main" in sys.modules, time.perf_counter()
+        from dbt.cli.main import dbtRunner
+
+        if self.timings.import_s is None:
+            self.timings.import_s, self.timings.imported_before = time.perf_counter() - began, loaded
+        return dbtRunner
+
+    def _listener(self, read: _Read) -> Callable[[Any], None]:
+        """dbt's callback for one invocation: every event it fires, gathered into `read`."""
+        from dbt_common.exceptions.base import env_secrets, scrub_secrets
+
+        def on_event(event: Any) -> None:
+            stop_here = False
+            # A callback sees every event, debug ones included: `SQLQuery` carries each statement's text, so a
+            # sentinel written into a model's SQL (a comment) would read as a result. Results come only from the
+            # package's own log() calls (JinjaLogInfo, JinjaLogDebug). Secrets are scrubbed as dbt's own loggers scrub each line.
+            # Nothing raised here may reach dbt: it would abort the macro mid-way.
+            try:
+                if event.info.name == "SQLQueryStatus":
+                    read.timed(event)
+                message = ANSI.sub("", scrub_secrets(str(event.info.msg), env_secrets()))
+                # on dbt's debug level unless the operation was asked to show them (_emit_result)
+                if event.info.name in ("JinjaLogInfo", "JinjaLogDebug") and "<<dbt_backfill:" in message:
+                    for match in RESULT.finditer(message):
+                        read.results.append(MacroResult(match["kind"], json.loads(match["payload"])))
+                        self._observed(read.results[-1])
+                        stop_here = self._stop_requested is not None and match["kind"] in self._safe_stops
+                if event.info.level == "error" and message.strip():
+                    read.errors.append(redact(message.strip()))
+            except Exception as exc:  # a malformed payload: the command fails with it, dbt carries on
+                read.unreadable.append(redact(f"a result of dbt_backfill could not be read ({exc})"))
+                return
+            if stop_here:
+                # the one thing raised into dbt, on purpose: a requested stop, right after a partition committed
+                raise KeyboardInterrupt
+
+        return on_event
+
+    def _observed(self, result: MacroResult) -> None:
+        """Hand `result` to the observer. Whatever it raises stays here: a display never fails dbt's macro (nor
+        the command), and one that failed once is not called again (a closed terminal, say)."""
+        if self.observer is None:
+            return
+        try:
+            self.observer(result)
+        except Exception:
+            self.observer = None
 
     def _parsed(self) -> Invocation | None:
         """Parse the project once per command (dbt's partial-parse state in our target path keeps it cheap);

@@ -1,17 +1,20 @@
-"""The options of every command, declared once each: the dbt options (as dbt takes them) and --json that every
-command reaching dbt shares (given to it as one Call), and each command's own. The commands are in cli.py."""
+"""The options of every command, declared once each: the dbt options (as dbt takes them), --json and --timings that
+every command reaching dbt shares (given to it as one Call), and each command's own. The commands are in cli.py."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-from dataclasses import dataclass
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
 import click
 from click.core import ParameterSource
 
-from dbt_backfill.dbt_runner import DbtOptions, DbtRunner, default_project_dir
+from dbt_backfill.dbt_runner import DbtOptions, DbtRunner, Timings, default_project_dir
+from dbt_backfill.progress import Progress, timings_json, timings_text
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
 
@@ -50,23 +53,43 @@ DBT_OPTIONS = (
     ),
     click.option("--vars", "dbt_vars", help="dbt --vars, as YAML."),
     click.option("--json", "as_json", is_flag=True, help="Print the machine-readable result on stdout."),
+    click.option(
+        "--timings",
+        "show_timings",
+        is_flag=True,
+        help="Then say how long dbt took: its import, its parse, each invocation's wall time and the SQL time it "
+        "logged (a table on stderr; with --json, the document's `timings`).",
+    ),
 )
+CALL_OPTIONS = ("project_dir", "profiles_dir", "dbt_target", "dbt_vars", "as_json", "show_timings")
 
 
 @dataclass(frozen=True)
 class Call:
-    """What every command that reaches dbt was given: the dbt options, and whether to print JSON."""
+    """What every command that reaches dbt was given: the dbt options, whether to print JSON and timings; and what
+    a person watches meanwhile (the progress line, where stderr is a terminal)."""
 
     project_dir: Path | None
     profiles_dir: Path | None
     dbt_target: str | None
     dbt_vars: str | None
     as_json: bool
+    show_timings: bool = False
+    progress: Progress | None = None
+    timings: Timings = field(default_factory=Timings)  # every runner of the command adds its invocations here
+
+    @classmethod
+    def taken(cls, given: dict[str, Any], command: str) -> Call:
+        """The options every command reaching dbt shares, taken out of `command`'s keyword arguments (the rest
+        are its own)."""
+        shared = {name: given.pop(name) for name in CALL_OPTIONS}
+        return cls(**shared, progress=Progress.on_terminal(command, as_json=shared["as_json"]))
 
     def runner(self, planned_target: str | None = None) -> DbtRunner:
         """dbt on this project; the target given, else the one the packet was planned with, else the default."""
         target = self.dbt_target or planned_target
-        return DbtRunner(DbtOptions.found(self.project_dir, self.profiles_dir, target, self.dbt_vars))
+        options = DbtOptions.found(self.project_dir, self.profiles_dir, target, self.dbt_vars)
+        return DbtRunner(options, observer=self.progress, timings=self.timings)
 
     def names_the_target(self) -> bool:
         """Whether the command was told where the target is (--project-dir, --profiles-dir or --target)."""
@@ -81,7 +104,42 @@ class Call:
         return (self.project_dir or default_project_dir()).resolve()
 
     def emit(self, document: dict[str, Any], text: str) -> None:
-        click.echo(json.dumps(document, default=str) if self.as_json else text)
+        self.say(json.dumps(self.with_timings(document), default=str) if self.as_json else text)
+
+    def say(self, text: str, err: bool = False, nl: bool = True) -> None:
+        """Print what the command says: the progress line is cleared first, so the two never run into each other."""
+        if self.progress is not None:
+            self.progress.close()
+        click.echo(text, err=err, nl=nl)
+
+    def with_timings(self, document: dict[str, Any]) -> dict[str, Any]:
+        """The JSON document, with `timings` given --timings (and only then: without it, the document is as it was)."""
+        return {**document, "timings": timings_json(self.timings)} if self.show_timings else document
+
+    @contextlib.contextmanager
+    def reporting(self) -> Iterator[None]:
+        """Around the command: the progress line cleared at the end, however it ends; given --timings, the table on
+        stderr after a command that printed its result (a failure's line carries it: `ending`)."""
+        printed = False
+        try:
+            yield
+            printed = True
+        except SystemExit:  # a documented status the command exits with after its output (stale's, cascade's 4)
+            printed = True
+            raise
+        finally:
+            if self.progress is not None:
+                self.progress.close()
+            if printed and self.show_timings and not self.as_json:
+                click.echo(timings_text(self.timings), err=True)
+
+    def ending(self, line: str, document: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+        """A failure's line on stderr and JSON document, with the timings given --timings."""
+        if self.progress is not None:
+            self.progress.close()
+        if self.show_timings and not self.as_json:
+            line = f"{line}\n{timings_text(self.timings)}"
+        return line, self.with_timings(document)
 
 
 PACKET = click.argument("packet", type=click.Path(dir_okay=False, path_type=Path))
