@@ -321,3 +321,20 @@ def test_a_real_plan_s_timings_are_dbt_s_invocations_and_its_logged_sql(trips):
     table = text.stderr.splitlines()
     assert table[0].startswith("Timings: importing dbt ") and table[-1].startswith("all invocations")
     assert [row.split()[0] for row in table[3:-2]] == ["parse", "backfill_history"], text.stderr
+
+
+def test_a_partition_value_or_step_holding_control_characters_cannot_move_the_cursor_or_forge_a_line():
+    """A text partition value comes from the data (a packet someone else planned): an escape sequence in it would
+    retitle the terminal or clear it, and a newline would forge a line the CLI never printed (found by an attack on
+    949fa3c). Shown escaped, as every value the CLI prints is (shown.py)."""
+    stream = Terminal()
+    line = Progress("apply", stream, clock=Clock(), width=200)
+    line(progressed("replacing", "x\x1b]0;pwned\x07\x1b[2J\nrefused: nothing", 0, 1))
+    line(step("checking partition value \u202etxt.exe\r"))
+    written = stream.getvalue()
+    assert "\x1b" not in written and "\n" not in written and "\x07" not in written and "\u202e" not in written
+    assert written.count("\r") == 2  # the line's own rewrites only
+    assert shown(stream) == [
+        "apply: replacing, partition x\\u001b]0;pwned\\u0007\\u001b[2J\\u000arefused: nothing (1 of 1)",
+        "apply: checking partition value \\u202etxt.exe\\u000d",
+    ]

@@ -942,3 +942,126 @@ def test_clean_never_reads_a_backup_someone_swapped_for_a_view_it_keeps_it(trips
     )
     assert trips.query("select count(*) from raw.calls") == [(0,)]  # the view was never read
     assert trips.tables_in("analytics_backfill") == stages and snapshot(trips) == before
+
+
+def _status_generated_on_insert(project, ref, on_insert):
+    """Rebuild the table `ref` names with the same columns and rows, except that `status` becomes a virtual generated
+    column: its approved value to every read, `on_insert` to a read by an INSERT (DuckDB recomputes such a column
+    on each read, and current_query() says which statement reads)."""
+    table, schema = relation(ref), ref["schema"]
+    rows = project.query(f"select trip_id, status from {table} order by trip_id")
+    approved_status = "case trip_id " + " ".join(f"when {key} then '{status}'" for key, status in rows) + " end"
+    columns = project.query(
+        f"select column_name, data_type from information_schema.columns where table_schema = '{schema}'"
+        f" and table_name = '{ref['identifier']}' order by ordinal_position"
+    )
+    declared = [
+        f"status {data_type} as (case when current_query() ilike '%insert into%' then '{on_insert}' "
+        f"else ({approved_status}) end)"
+        if name == "status"
+        else f"{name} {data_type}"
+        for name, data_type in columns
+    ]
+    stored = ", ".join(name for name, _ in columns if name != "status")
+    project.query(f"alter table {table} rename to kept_rows")
+    project.query(f"create table {table} ({', '.join(declared)})")
+    project.query(f"insert into {table} ({stored}) select {stored} from {schema}.kept_rows")
+    project.query(f"drop table {schema}.kept_rows")
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_a_stage_or_backup_whose_column_is_computed_on_each_read_is_never_read(trips):
+    """DuckDB's replacement reads the stage (a rollback, the backup) itself inside the partition's transaction, in
+    one snapshot (issue 57: no private copy). A virtual generated column is computed again on every read, so it
+    could answer the check with the approved rows and the insert with others: here a column left out of the
+    fingerprint, `status`, reads 'EVIL' to an INSERT only. Found by an attack on 949fa3c, which published it."""
+    path = trips.dir / "backfills" / "excluded.yml"
+    planned = trips.backfill(
+        "plan", "fct_trips", "--partitions", "2026-03-01", "--exclude-columns", "status", "--out", str(path)
+    )
+    assert planned.returncode == 0, planned.output
+    assert trips.approve(path).returncode == 0
+    packet = yaml.safe_load(path.read_text())["partitions"][0]
+    _status_generated_on_insert(trips, packet["stage_relation"], "EVIL")
+    before = snapshot(trips)
+
+    result = trips.backfill("apply", str(path))
+
+    named = ".".join(part for part in packet["stage_relation"].values() if part)
+    refused(
+        result,
+        f"the stage of partition 2026-03-01, {named}, has generated column status: reading it would run code its "
+        "owner chose, with the applier's privileges. It was not read. Nothing of this partition was written.",
+    )
+    assert snapshot(trips) == before
+
+    # the same through the backup: rebuilt as it was planned, applied, then the backup made to answer differently
+    trips.query(f"drop table {relation(packet['stage_relation'])}")
+    planned = trips.backfill(
+        "plan", "fct_trips", "--partitions", "2026-03-01", "--exclude-columns", "status", "--out", str(path)
+    )
+    assert planned.returncode == 0, planned.output
+    assert trips.approve(path).returncode == 0
+    assert trips.backfill("apply", str(path)).returncode == 0
+    backup = yaml.safe_load(path.read_text())["partitions"][0]["backup_relation"]
+    _status_generated_on_insert(trips, backup, "RESTORED_EVIL")
+    before = snapshot(trips)
+
+    result = trips.backfill("rollback", str(path))
+
+    named = ".".join(part for part in backup.values() if part)
+    refused(result, f"the backup of partition 2026-03-01, {named}, has generated column status")
+    assert snapshot(trips) == before
+
+
+def _fingerprints_said(project, table, column, values):
+    """verify's read (fingerprint_partitions) of `values` of analytics.`table`: {value: (rows, sha256)}."""
+    arguments = {
+        "target": {
+            "database": project.query("select current_database()")[0][0],
+            "schema": "analytics",
+            "identifier": table,
+        },
+        "partition_by": column,
+        "business_key": ["id"],
+        "material_columns": ["id", column, "v"],
+        "partitions": values,
+    }
+    result = project.dbt(
+        "run-operation",
+        "dbt_backfill.fingerprint_partitions",
+        "--args",
+        json.dumps(arguments),
+        "--vars",
+        "{dbt_backfill_debug: true}",
+    )
+    assert result.returncode == 0, result.output
+    said = re.findall(r"<<dbt_backfill:fingerprints>>(.*?)<</dbt_backfill>>", result.output)[-1]
+    return {
+        str(item["value"]): (item["fingerprint"]["row_count"], item["fingerprint"]["sha256"])
+        for item in json.loads(said)["partitions"]
+    }
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_partitions_read_together_have_the_fingerprints_each_has_alone(trips):
+    """Issue 57 reads many partitions' fingerprints in one statement grouped by the partition column (the plan's rows
+    before, apply's checkpoints, verify): each must be the one its own read gives. Text values that differ only in
+    case are three partitions (an attack on 949fa3c made them two, and verify failed), and so are integers and
+    dates; one value with no rows is read alone."""
+    cases = {
+        "by_text": (
+            "varchar",
+            "(1, 'A', 1), (2, 'a', 2), (3, 'B', 3), (4, 'x''y', 4), (5, 'é z ', 5)",
+            ["A", "a", "B", "x'y", "é z "],
+        ),
+        "by_integer": ("integer", "(1, 1, 1), (2, 2, 2), (3, 10, 3)", ["1", "2", "10", "11"]),
+        "by_date": ("date", "(1, date '2026-03-01', 1), (2, date '2026-03-02', 2)", ["2026-03-01", "2026-03-02"]),
+    }
+    for table, (column_type, rows, values) in cases.items():
+        trips.query(f"create table analytics.{table} (id integer, p {column_type}, v integer)")
+        trips.query(f"insert into analytics.{table} values {rows}")
+        together = _fingerprints_said(trips, table, "p", values)
+        alone = {value: _fingerprints_said(trips, table, "p", [value])[value] for value in values}
+        assert together == alone, (table, together, alone)
+        assert len({sha256 for _, sha256 in together.values()}) == len(values), together

@@ -7,7 +7,7 @@
   read gives.
 #}
 {% macro _fingerprints_in_scope(relation, scope, values) %}
-  {% set values = values | map('string') | unique | list %}
+  {% set values = values | map('string') | unique(case_sensitive=true) | list %}
   {% if values | length < 2 %}
     {% set found = {} %}
     {% for value in values %}

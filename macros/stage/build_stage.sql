@@ -23,9 +23,11 @@
   {% do dbt_backfill._commit() %}
 {% endmacro %}
 
-{# DuckDB: DDL is transactional too. #}
+{# DuckDB: one statement, CREATE OR REPLACE TABLE ... AS (_create_table_as), which is atomic on its own: no BEGIN
+   needed before it (dbt opens its transaction with the statement), committed here. #}
 {% macro duckdb__build_stage(stage_relation, model_sql, partition_predicate) %}
-  {% do dbt_backfill._create_table_in_one_transaction(stage_relation, dbt_backfill._partition_rows_of(model_sql, partition_predicate)) %}
+  {% do dbt_backfill._create_table_as(stage_relation, dbt_backfill._partition_rows_of(model_sql, partition_predicate)) %}
+  {% do dbt_backfill._commit() %}
 {% endmacro %}
 
 {# Spark: DDL is not transactional; a stage is private to its run, so a failed build leaves at most a stage that

@@ -18,6 +18,7 @@ import time
 from typing import Any, Callable, TextIO
 
 from dbt_backfill.dbt_runner import MacroResult, Timings
+from dbt_backfill.shown import controls_escaped
 
 # the commands whose operations loop over partitions, saying where they are (the package's _progress); apply
 # --cascade plans and applies each model downstream too
@@ -98,6 +99,9 @@ class Progress:
         self._show(f"{self.command}: {step}, partition {partition} ({counted})")
 
     def _show(self, text: str) -> None:
+        # partition values and the package's step texts come from the data (a packet someone else planned): escaped,
+        # so that an escape sequence or a newline in them can neither move the cursor nor forge a line
+        text = controls_escaped(text)
         width = self.width or self._columns()
         # one column short of the terminal's width: a line that wraps can no longer be rewritten with \r
         text = text if len(text) < width else text[: max(0, width - 2)] + "…"

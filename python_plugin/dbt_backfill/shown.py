@@ -22,10 +22,14 @@ def shown(value: Any, width: int = 80) -> str:
         return cut
     # JSON escapes the C0 controls; DEL, the C1 controls (\x9b starts a terminal sequence too) and the invisible
     # format characters (bidirectional overrides) are escaped the same way
-    return "".join(
-        f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf") else c
-        for c in json.dumps(cut, ensure_ascii=False)
-    )
+    return controls_escaped(json.dumps(cut, ensure_ascii=False))
+
+
+def controls_escaped(text: str) -> str:
+    """`text` with every control and invisible format character (a newline, an escape, DEL, the C1 controls, a
+    bidirectional override) written as its \\uXXXX escape: a line that can neither move the cursor nor forge
+    another line, for text that is shown whole (the progress line) rather than quoted."""
+    return "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf") else c for c in text)
 
 
 def quoted(value: str, width: int = 80) -> str:
