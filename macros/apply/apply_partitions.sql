@@ -74,7 +74,8 @@
 {% endmacro %}
 
 {# Every approved stage, before anything is touched: it exists, reading it runs no one's code (_check_source), and its
-   fingerprint equals the packet's. Returns the stages' relations, in the partitions' order. #}
+   fingerprint equals the packet's (every stage's in one read, once all are checked: _fingerprints_of_relations).
+   Returns the stages' relations, in the partitions' order. #}
 {% macro _approved_stages(partitions, target_relation, scope) %}
   {% set stages = [] %}
   {% for partition in partitions %}
@@ -87,14 +88,16 @@
           ~ ') no longer exists. Plan again. The target is unchanged.', {'partition': partition.value}) %}
     {% endif %}
     {% do dbt_backfill._check_source(stage_relation, target_relation, 'stage', partition.value, '. The target is unchanged.') %}
-    {% set stage_now = dbt_backfill._fingerprint_in_scope(stage_relation, scope) %}
+    {% do stages.append(stage_relation) %}
+  {% endfor %}
+  {% for stage_now in dbt_backfill._fingerprints_of_relations(stages, scope) %}
+    {% set partition = partitions[loop.index0] %}
     {% if not dbt_backfill._same_fingerprint(stage_now, partition.fingerprint) %}
       {% do dbt_backfill._refuse('stage_changed',
           'the stage of partition ' ~ partition.value ~ ' changed after approval (sha256 ' ~ partition.fingerprint.sha256[:12]
           ~ '… approved, ' ~ stage_now.sha256[:12] ~ '… now). Plan and approve again. The target is unchanged.',
           {'partition': partition.value, 'expected': partition.fingerprint, 'actual': stage_now}) %}
     {% endif %}
-    {% do stages.append(stage_relation) %}
   {% endfor %}
   {{ return(stages) }}
 {% endmacro %}

@@ -12,13 +12,25 @@
       ~ 'the error below). No packet was written and the target is unchanged.') %}
   {% set planned = [] %}
   {% set stages = [] %}
+  {# every build of a kind in one read (_fingerprints_of_relations); b's duplicate keys are not counted: equal
+     fingerprints mean equal rows, hence equal keys, and unequal builds are refused whatever their keys (one grouping
+     by key per partition fewer: docs/DECISIONS.md) #}
+  {% set builds_a = dbt_backfill._fingerprints_of_relations(partition_plans | map(attribute='relations.a') | list, scope,
+                                                            count_duplicate_keys=true) %}
+  {% set builds_b = dbt_backfill._fingerprints_of_relations(partition_plans | map(attribute='relations.b') | list, scope) %}
+  {# and the commitments of every build a, and of every partition of the target, in one read each #}
+  {% set commitment_items = [] %}
+  {% for plan in partition_plans %}
+    {% do commitment_items.append({'relation': plan.relations.a, 'row_count': builds_a[loop.index0].row_count, 'value': none}) %}
+  {% endfor %}
+  {% for plan in partition_plans %}
+    {% do commitment_items.append({'relation': target_relation, 'row_count': plan.target_before.row_count, 'value': plan.value}) %}
+  {% endfor %}
+  {% set commitments = dbt_backfill._commitments_in_scope(commitment_items, scope) %}
   {% for plan in partition_plans %}
     {% do dbt_backfill._progress('fingerprinting and comparing the builds', plan.value, loop.index0, loop.length) %}
-    {% set build_a = dbt_backfill._fingerprint_in_scope(plan.relations.a, scope, count_duplicate_keys=true) %}
+    {% set build_a, build_b = builds_a[loop.index0], builds_b[loop.index0] %}
     {% do stages.append({'value': plan.value, 'relation': plan.relations.a, 'rows': build_a.row_count | int}) %}
-    {# b's duplicate keys are not counted: equal fingerprints mean equal rows, hence equal keys, and unequal builds
-       are refused whatever their keys (one grouping by key per partition fewer: docs/DECISIONS.md) #}
-    {% set build_b = dbt_backfill._fingerprint_in_scope(plan.relations.b, scope) %}
     {% do planned.append({
         'value': plan.value,
         'stage': dbt_backfill._relation_ref(plan.relations.a),
@@ -28,10 +40,9 @@
         'builds': {'a': build_a, 'b': build_b},
         'builds_equal': dbt_backfill._same_fingerprint(build_a, build_b),
         'fingerprint': build_a,
-        'commitment': dbt_backfill._commitment_in_scope(plan.relations.a, scope, build_a.row_count),
+        'commitment': commitments[loop.index0],
         'target_before': plan.target_before,
-        'target_before_commitment': dbt_backfill._commitment_in_scope(target_relation, scope, plan.target_before.row_count,
-                                                                      plan.value, true),
+        'target_before_commitment': commitments[loop.length + loop.index0],
         'changes': dbt_backfill.change_summary(target_relation, plan.relations.a, scope, plan.value,
                                                excluded=scope.get('excluded_names', []),
                                                target_rows=plan.target_before.row_count),

@@ -12,8 +12,12 @@
   ('a|','b') <> ('a','|b'), whatever the type. The engine-text families make the algorithm engine-specific
   (fingerprint_relation names them): their fingerprints compare only on one engine.
   The escaping and the NULL marker are the same everywhere; what differs per engine is render_value.
+  A text depends on the column's name and type alone: remembered for the invocation (_memo), each is built once.
 #}
 {% macro canonical_text(column_name, data_type) %}
+  {%- set remembered = dbt_backfill._memo('canonical_text') -%}
+  {%- set key = column_name ~ '\x1f' ~ data_type -%}
+  {%- if key in remembered -%}{{ return(remembered[key]) }}{%- endif -%}
   {%- set family = dbt_backfill._type_family(data_type) -%}
   {%- set rendered = dbt_backfill.render_value(adapter.quote(column_name), family) -%}
   {#- the backslash is written chr(92): Spark reads a backslash in a string literal as an escape, PostgreSQL and
@@ -21,5 +25,6 @@
   {%- if family not in dbt_backfill._families_without_separators() -%}
     {%- set rendered = "replace(replace(" ~ rendered ~ ", chr(92), chr(92) || chr(92)), '|', chr(92) || '|')" -%}
   {%- endif -%}
-  {{ return("coalesce(" ~ rendered ~ ", chr(92) || 'N')") }}
+  {%- do remembered.update({key: "coalesce(" ~ rendered ~ ", chr(92) || 'N')"}) -%}
+  {{ return(remembered[key]) }}
 {% endmacro %}

@@ -29,20 +29,8 @@
   {% set row = dbt_backfill._execute(dbt_backfill._fingerprint_sql(relation, columns, key_columns, additive_columns, where)).rows[0] %}
   {% set duplicate_keys = none %}
   {% if count_duplicate_keys and key_columns %}
-    {% set null_key_tests = [] %}
-    {% set key_list = [] %}
-    {% for column in key_columns %}
-      {% do null_key_tests.append(adapter.quote(column.name) ~ ' is null') %}
-      {% do key_list.append(adapter.quote(column.name)) %}
-    {% endfor %}
-    {% set duplicates_sql %}
-      select cast(count(*) as {{ dbt.type_string() }}) as duplicate_keys from (
-        select 1 from {{ relation }}
-        where not ({{ null_key_tests | join(' or ') }}) {% if where %}and ({{ where }}){% endif %}
-        group by {{ key_list | join(', ') }} having count(*) > 1
-      ) bf_duplicated
-    {% endset %}
-    {% set duplicate_keys = dbt_backfill._execute(duplicates_sql).rows[0]['duplicate_keys'] | int %}
+    {% set duplicate_keys = dbt_backfill._execute('select cast(count(*) as ' ~ dbt.type_string() ~ ') as duplicate_keys from ('
+        ~ dbt_backfill._duplicate_keys_sql(relation, key_columns, where) ~ ') bf_duplicated').rows[0]['duplicate_keys'] | int %}
   {% elif count_duplicate_keys %}
     {% set duplicate_keys = 0 %}
   {% endif %}

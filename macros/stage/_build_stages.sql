@@ -41,6 +41,8 @@
       {% endif %}
     {% endfor %}
   {% endfor %}
+  {# the builds committed together where build_stage leaves it to its caller (DuckDB) #}
+  {% do dbt_backfill._commit() %}
   {{ return({'sql': typed.sql, 'read_at': builds_read_at}) }}
 {% endmacro %}
 

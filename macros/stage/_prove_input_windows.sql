@@ -29,6 +29,7 @@
       {% do dbt_backfill._unpin_session() %}
       {% do dbt_backfill.build_stage(plan.relations.b, dbt_backfill._windowed_sql(model_sql, windowing.inputs, window),
                                      dbt_backfill._partition_predicate(scope.partition_column, plan.value)) %}
+      {% do dbt_backfill._commit() %}
       {% do dbt_backfill.pin_session() %}
       {% set again = dbt_backfill._fingerprint_in_scope(plan.relations.b, scope) %}
       {% if dbt_backfill._same_fingerprint(entry.builds.a, again) %}
@@ -94,6 +95,7 @@
   {% do dbt_backfill._unpin_session() %}
   {% do dbt_backfill.build_stage(plan.relations.b, dbt_backfill._windowed_sql(model_sql, windowing.inputs, window),
                                  dbt_backfill._partition_predicate(scope.partition_column, plan.value)) %}
+  {% do dbt_backfill._commit() %}
   {% do dbt_backfill.pin_session() %}
   {% if dbt_backfill._commitment_in_scope(plan.relations.b, scope, b.row_count) == entry.commitment %}
     {% do narrow.append({'partition': plan.value, 'window': window, 'windowed_rows': entry.builds.a.row_count,

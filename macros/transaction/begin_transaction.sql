@@ -19,11 +19,12 @@
 {% endmacro %}
 
 {# DuckDB: dbt-duckdb sends a real BEGIN when dbt opens a transaction (and COMMIT/ROLLBACK to match), and a
-   second BEGIN would be an error; so open dbt's own transaction, if none is open (a no-op statement opens it). #}
+   second BEGIN would be an error. dbt opens it with the next statement (_execute runs with auto_begin), so nothing is
+   sent here: what follows is one transaction from its first statement, whose snapshot every later read shares (a
+   DuckDB transaction reads one snapshot). What runs before that statement is this macro's caller's, not the
+   transaction's. A `select 1` sent here to open it early was one statement a partition of apply and rollback (bench
+   P10, issue 57). #}
 {% macro duckdb__begin_transaction() %}
-  {% if not dbt_backfill._transaction_open() %}
-    {% do dbt_backfill._execute('select 1', fetch=false) %}
-  {% endif %}
 {% endmacro %}
 
 {# Spark: no multi-statement transactions; each statement commits alone (a partition's swap is one catalog

@@ -5,12 +5,14 @@
   the invocation's id; the helpers that create or drop a relation forget it (_forget_columns), and so does every read
   of a relation someone else writes (the sources' pin, the live job's state table), whose columns are part of what
   the read compares. The statement that writes a Spark partition reads the target's columns itself.
+  `listed`: the relation's columns as one listing of several relations read them (_remember_columns), taken instead
+  of a listing of its own, and checked alike.
 #}
-{% macro _relation_columns(relation) %}
+{% macro _relation_columns(relation, listed=none) %}
   {% set remembered = graph.setdefault('dbt_backfill_columns', {}).setdefault(invocation_id, {}) %}
   {% set name = dbt_backfill._columns_key(relation) %}
   {% if name not in remembered %}
-    {% set columns = adapter.get_columns_in_relation(relation) %}
+    {% set columns = listed if listed is not none else adapter.get_columns_in_relation(relation) %}
     {# adapter.quote wraps a name in quotes without doubling one inside it: a name holding a quote character (or a
        control character) would end its identifier early in every statement built from it #}
     {% for column in columns if modules.re.search('["`\\x00-\\x1f]', column.name) %}

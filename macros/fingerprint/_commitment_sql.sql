@@ -1,0 +1,77 @@
+{# The statement computing commitment-v1 (the header above) over `branches` (_commitment_branch): one, unlabelled,
+   gives one row; labelled, one row per label (`bf_partition`), each the commitment its branch gives alone. #}
+{% macro _commitment_sql(branches) %}
+  {{ return(adapter.dispatch('_commitment_sql', 'dbt_backfill')(branches)) }}
+{% endmacro %}
+
+{# The header of a branch's commitment, as text: 'c1:<row count>:<k>:'. #}
+{% macro _commitment_header(branch) %}
+  {{ return("'c1:" ~ branch.row_count ~ ":" ~ branch.k ~ ":'") }}
+{% endmacro %}
+
+{% macro default___commitment_sql(branches) %}
+  {% set grouped = branches[0].label is not none %}
+  {% set groups = 'bf_partition, bf_header, ' if grouped else '' %}
+  {% set sql %}
+    select {{ 'bf_partition, ' if grouped }}{{ dbt_backfill.sha256_hex(('bf_header' if grouped else dbt_backfill._commitment_header(branches[0]))
+              ~ " || coalesce(" ~ dbt_backfill._sorted_concat("bf_bucket || '=' || bf_bucket_digest", ",") ~ ", '')") }} as bf_commitment
+    from (
+      select {{ groups }}bf_bucket, {{ dbt_backfill.sha256_hex(dbt_backfill._sorted_concat('bf_row_digest', '')) }} as bf_bucket_digest
+      from (
+        {% for branch in branches %}
+        {% if not loop.first %}union all{% endif %}
+        select
+          {% if grouped %}{{ branch.label }} as bf_partition, cast({{ dbt_backfill._commitment_header(branch) }} as {{ dbt.type_string() }}) as bf_header,{% endif %}
+          bf_row_digest, {{ ('substr(bf_row_digest, 1, ' ~ branch.k ~ ')') if branch.k else "''" }} as bf_bucket
+        from (
+          select {{ branch.row_digest }} as bf_row_digest
+          from {{ branch.relation }}
+          {% if branch.where %}where {{ branch.where }}{% endif %}
+        ) bf_rows
+        {% endfor %}
+      ) bf_bucketed
+      group by {{ groups }}bf_bucket
+    ) bf_buckets
+    {% if grouped %}group by bf_partition, bf_header{% endif %}
+  {% endset %}
+  {{ return(sql) }}
+{% endmacro %}
+
+{# PostgreSQL, the same value about 2.4x cheaper (6.3 s -> 2.7 s on 1M rows, DECISIONS row 52):
+   - the row digest is computed once per row: a subquery's column is otherwise inlined into every expression that
+     reads it (the bucket and the sort key), one SHA-256 per reference; unnest of a one-element array pins it.
+   - the rows are sorted by (bucket, digest) in the C collation below the grouping, where parallel workers sort
+     them, so the grouping needs no sort of its own. The ordered aggregates keep their `order by`, so the result
+     never depends on the order rows arrive in; PostgreSQL 15 still sorts each group's input again there (16 skips
+     an input already in order).
+   - pg_catalog.unnest, not unnest: an unnest(text[]) in any schema on the search path matches a text array better
+     than the built-in unnest(anyarray) and would stand in for it. #}
+{% macro postgres___commitment_sql(branches) %}
+  {% set grouped = branches[0].label is not none %}
+  {% set groups = 'bf_partition, bf_header, ' if grouped else '' %}
+  {% set sql %}
+    select {{ 'bf_partition, ' if grouped }}{{ dbt_backfill.sha256_hex(('bf_header' if grouped else dbt_backfill._commitment_header(branches[0]))
+              ~ " || coalesce(" ~ dbt_backfill._sorted_concat("bf_bucket || '=' || bf_bucket_digest", ",") ~ ", '')") }} as bf_commitment
+    from (
+      select {{ groups }}bf_bucket, {{ dbt_backfill.sha256_hex("pg_catalog.string_agg(bf_row_digest, '' order by bf_row_digest)") }} as bf_bucket_digest
+      from (
+        {% for branch in branches %}
+        {% if not loop.first %}union all{% endif %}
+        select
+          {% if grouped %}{{ branch.label }} as bf_partition, cast({{ dbt_backfill._commitment_header(branch) }} as text) as bf_header,{% endif %}
+          {{ ('pg_catalog.substr(bf_row_digest, 1, ' ~ branch.k ~ ')') if branch.k else "''" }} collate "C" as bf_bucket,
+          bf_row_digest collate "C" as bf_row_digest
+        from (
+          select pg_catalog.unnest(array[{{ branch.row_digest }}]) as bf_row_digest
+          from {{ branch.relation }}
+          {% if branch.where %}where {{ branch.where }}{% endif %}
+        ) bf_rows
+        {% endfor %}
+        order by {{ '1, 2, 3, 4' if grouped else '1, 2' }}
+      ) bf_sorted
+      group by {{ groups }}bf_bucket
+    ) bf_buckets
+    {% if grouped %}group by bf_partition, bf_header{% endif %}
+  {% endset %}
+  {{ return(sql) }}
+{% endmacro %}

@@ -1,0 +1,28 @@
+{# The commitments of several relations or partitions, `items`: [{relation, row_count, value: a partition of it, or
+   none for all of it}], as _commitment_in_scope gives each alone, in one statement per set of relations typed alike
+   (a union coerces one relation's values to another's types) instead of one each (issue 57). An item without rows
+   gives no group and is committed to alone. Returns the commitments in the order of `items`. #}
+{% macro _commitments_in_scope(items, scope) %}
+  {% set groups = {} %}
+  {% for item in items %}
+    {% set columns = dbt_backfill._columns(item.relation, dbt_backfill._column_names(item.relation), 'material column') %}
+    {% set signature = [] %}
+    {% for column in columns %}{% do signature.append(column.name ~ ' ' ~ column.data_type) %}{% endfor %}
+    {% set partition_column = dbt_backfill._columns(item.relation, [scope.partition_column.name], 'partition_by')[0] %}
+    {% do groups.setdefault(signature | join(', '), []).append(dbt_backfill._commitment_branch(item.relation, columns,
+        dbt_backfill._partition_predicate(partition_column, item.value) if item.value is not none else none,
+        item.row_count | int, 'cast(' ~ dbt_backfill._sql_literal(loop.index0 | string) ~ ' as ' ~ dbt.type_string() ~ ')')) %}
+  {% endfor %}
+  {% set found = {} %}
+  {% for branches in groups.values() if branches | length > 1 %}
+    {% for row in dbt_backfill._execute(dbt_backfill._commitment_sql(branches)).rows %}
+      {% do found.update({row['bf_partition']: row['bf_commitment'] | string}) %}
+    {% endfor %}
+  {% endfor %}
+  {% set commitments = [] %}
+  {% for item in items %}
+    {% do commitments.append(found.get(loop.index0 | string) or dbt_backfill._commitment_in_scope(item.relation, scope,
+        item.row_count | int, item.value, item.value is not none)) %}
+  {% endfor %}
+  {{ return(commitments) }}
+{% endmacro %}
