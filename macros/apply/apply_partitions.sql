@@ -73,9 +73,11 @@
              'downstream_not_rebuilt': left}) }}
 {% endmacro %}
 
-{# Every approved stage, before anything is touched: it exists, reading it runs no one's code (_check_source), and its
-   fingerprint equals the packet's (every stage's in one read, once all are checked: _fingerprints_of_relations).
-   Returns the stages' relations, in the partitions' order. #}
+{# Every approved stage, before anything is touched: it exists, reading it runs no one's code (_check_source), it
+   holds the target's columns (the plan checked its build's: a column added since would be inserted nowhere, or
+   refused only inside a partition's write, after others were committed), and its fingerprint equals the packet's
+   (every stage's in one read, once all are checked: _fingerprints_of_relations). A stage gone or unsafe to read is
+   refused before any stage is read. Returns the stages' relations, in the partitions' order. #}
 {% macro _approved_stages(partitions, target_relation, scope) %}
   {% set stages = [] %}
   {% for partition in partitions %}
@@ -90,16 +92,38 @@
     {% do dbt_backfill._check_source(stage_relation, target_relation, 'stage', partition.value, '. The target is unchanged.') %}
     {% do stages.append(stage_relation) %}
   {% endfor %}
+  {% set target_columns = dbt_backfill._column_names(target_relation) %}
   {% for stage_now in dbt_backfill._fingerprints_of_relations(stages, scope) %}
     {% set partition = partitions[loop.index0] %}
-    {% if not dbt_backfill._same_fingerprint(stage_now, partition.fingerprint) %}
+    {% set stage_columns = dbt_backfill._column_names(stages[loop.index0]) %}
+    {% set difference = ('its columns are now ' ~ stage_columns | join(', ') ~ ', not the target\'s ' ~ target_columns | join(', '))
+        if stage_columns != target_columns else none if dbt_backfill._same_fingerprint(stage_now, partition.fingerprint)
+        else dbt_backfill._fingerprint_difference(partition.fingerprint, stage_now) %}
+    {% if difference %}
       {% do dbt_backfill._refuse('stage_changed',
-          'the stage of partition ' ~ partition.value ~ ' changed after approval (sha256 ' ~ partition.fingerprint.sha256[:12]
-          ~ '… approved, ' ~ stage_now.sha256[:12] ~ '… now). Plan and approve again. The target is unchanged.',
+          'the stage of partition ' ~ partition.value ~ ' changed after approval (' ~ difference ~ '). Plan and approve '
+          ~ 'again. The target is unchanged.',
           {'partition': partition.value, 'expected': partition.fingerprint, 'actual': stage_now}) %}
     {% endif %}
   {% endfor %}
   {{ return(stages) }}
+{% endmacro %}
+
+{# How a fingerprint differs from the approved one, in words: the digests, or where the digest is the same, what it
+   leaves apart (the row count, the null keys, the algorithm, an additive column's total). #}
+{% macro _fingerprint_difference(approved, now) %}
+  {% if now.sha256 != approved.sha256 %}
+    {{ return('sha256 ' ~ approved.sha256[:12] ~ '… approved, ' ~ now.sha256[:12] ~ '… now') }}
+  {% endif %}
+  {% set parts = [] %}
+  {% for field in ['row_count', 'null_keys', 'duplicate_keys', 'algorithm'] if now[field] is not none
+      and approved.get(field) is not none and (now[field] | string) != (approved.get(field) | string) %}
+    {% do parts.append(field ~ ' ' ~ approved.get(field) ~ ' approved, ' ~ now[field] ~ ' now') %}
+  {% endfor %}
+  {% for column, total in now.totals.items() if ((approved.get('totals') or {}).get(column) | string) != total %}
+    {% do parts.append('the total of ' ~ column ~ ' ' ~ (approved.get('totals') or {}).get(column) ~ ' approved, ' ~ total ~ ' now') %}
+  {% endfor %}
+  {{ return('the same sha256 ' ~ now.sha256[:12] ~ '…, but ' ~ (parts | join('; ') or 'another total')) }}
 {% endmacro %}
 
 {# The control partition, before the first replacement: it must still equal its plan-time fingerprint. #}

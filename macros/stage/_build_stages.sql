@@ -40,9 +40,12 @@
         {% do dbt_backfill._type_stages_as_target(plan, build_sql, typed, model_sql, scope, target_relation, target_columns) %}
       {% endif %}
     {% endfor %}
+    {# each build's stages committed together where build_stage leaves it to its caller (DuckDB), builds a before
+       builds b begin: the two builds are two transactions, so a model that reads the transaction's time (now()) gives
+       two different builds, as two runs would #}
+    {% do dbt_backfill._commit() %}
+    {% do dbt_backfill._fault_point('between_builds') %}
   {% endfor %}
-  {# the builds committed together where build_stage leaves it to its caller (DuckDB) #}
-  {% do dbt_backfill._commit() %}
   {{ return({'sql': typed.sql, 'read_at': builds_read_at}) }}
 {% endmacro %}
 

@@ -3,7 +3,8 @@
   partition. `model_sql` is the model's own SQL compiled with --full-refresh (its is_incremental() branch
   dropped out); the partition filter is applied to the model's output, never pushed into its logic by hand,
   so a trip whose newest version moved to another day is filtered exactly as a full build would place it.
-  One transaction per stage, committed here; on DuckDB the caller commits (_build_stages, once after all builds).
+  One transaction per stage, committed here; on DuckDB the caller commits (_build_stages, once after each build's
+  stages).
 #}
 {% macro build_stage(stage_relation, model_sql, partition_predicate) %}
   {{ return(adapter.dispatch('build_stage', 'dbt_backfill')(stage_relation, model_sql, partition_predicate)) }}
@@ -24,9 +25,9 @@
 {% endmacro %}
 
 {# DuckDB: one statement, CREATE OR REPLACE TABLE ... AS (_create_table_as), in the transaction dbt opens with it,
-   which the caller commits: a plan's builds share one (the file is the process's alone while dbt holds it, so no one
-   else could see a stage before it is committed anyway), a BEGIN and a COMMIT a build fewer (issue 57). A failed
-   build rolls back the builds before it. #}
+   which the caller commits: a plan's builds a share one, and its builds b another (the file is the process's alone
+   while dbt holds it, so no one else could see a stage before it is committed anyway), a BEGIN and a COMMIT a build
+   fewer (issue 57). A failed or killed build rolls back the builds of its kind before it. #}
 {% macro duckdb__build_stage(stage_relation, model_sql, partition_predicate) %}
   {% do dbt_backfill._create_table_as(stage_relation, dbt_backfill._partition_rows_of(model_sql, partition_predicate)) %}
 {% endmacro %}
