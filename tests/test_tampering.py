@@ -1041,7 +1041,8 @@ def test_a_stage_or_backup_whose_column_is_computed_on_each_read_is_never_read(t
 
 
 def _fingerprints_said(project, table, column, values):
-    """verify's read (fingerprint_partitions) of `values` of analytics.`table`: {value: (rows, sha256)}."""
+    """verify's read (fingerprint_partitions) of `values` of analytics.`table`, with their commitments:
+    {value: (rows, sha256, commitment)}."""
     arguments = {
         "target": {
             "database": project.query("select current_database()")[0][0],
@@ -1052,6 +1053,7 @@ def _fingerprints_said(project, table, column, values):
         "business_key": ["id"],
         "material_columns": ["id", column, "v"],
         "partitions": values,
+        "commitment": True,
     }
     result = project.dbt(
         "run-operation",
@@ -1064,7 +1066,7 @@ def _fingerprints_said(project, table, column, values):
     assert result.returncode == 0, result.output
     said = re.findall(r"<<dbt_backfill:fingerprints>>(.*?)<</dbt_backfill>>", result.output)[-1]
     return {
-        str(item["value"]): (item["fingerprint"]["row_count"], item["fingerprint"]["sha256"])
+        str(item["value"]): (item["fingerprint"]["row_count"], item["fingerprint"]["sha256"], item["commitment"])
         for item in json.loads(said)["partitions"]
     }
 
@@ -1074,7 +1076,9 @@ def test_partitions_read_together_have_the_fingerprints_each_has_alone(trips):
     """Issue 57 reads many partitions' fingerprints in one statement grouped by the partition column (the plan's rows
     before, apply's checkpoints, verify): each must be the one its own read gives. Text values that differ only in
     case are three partitions (an attack on 949fa3c made them two, and verify failed), and so are integers and
-    dates; one value with no rows is read alone."""
+    dates; one value with no rows is read alone. The same of their commitments (_commitments_in_scope): one
+    statement for the small partitions, and a partition of more than 65,536 rows (bucket digits 1) committed to
+    alone beside them."""
     cases = {
         "by_text": (
             "varchar",
@@ -1083,11 +1087,15 @@ def test_partitions_read_together_have_the_fingerprints_each_has_alone(trips):
         ),
         "by_integer": ("integer", "(1, 1, 1), (2, 2, 2), (3, 10, 3)", ["1", "2", "10", "11"]),
         "by_date": ("date", "(1, date '2026-03-01', 1), (2, date '2026-03-02', 2)", ["2026-03-01", "2026-03-02"]),
+        "by_size": ("integer", "(1, 1, 1), (2, 2, 2), (3, 2, 3)", ["3", "1", "2"]),  # the large one first
     }
     for table, (column_type, rows, values) in cases.items():
         trips.query(f"create table analytics.{table} (id integer, p {column_type}, v integer)")
         trips.query(f"insert into analytics.{table} values {rows}")
+        if table == "by_size":  # partition 3: 70,000 rows, more than one statement of many commits to
+            trips.query(f"insert into analytics.{table} select g, 3, g from range(4, 70004) as t(g)")
         together = _fingerprints_said(trips, table, "p", values)
         alone = {value: _fingerprints_said(trips, table, "p", [value])[value] for value in values}
         assert together == alone, (table, together, alone)
-        assert len({sha256 for _, sha256 in together.values()}) == len(values), together
+        assert len({sha256 for _, sha256, _ in together.values()}) == len(values), together
+        assert len({commitment for _, _, commitment in together.values()}) == len(values), together

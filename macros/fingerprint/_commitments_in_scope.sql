@@ -1,17 +1,23 @@
 {# The commitments of several relations or partitions, `items`: [{relation, row_count, value: a partition of it, or
    none for all of it}], as _commitment_in_scope gives each alone, in one statement per set of relations typed alike
    (a union coerces one relation's values to another's types) instead of one each (issue 57). An item without rows
-   gives no group and is committed to alone. Returns the commitments in the order of `items`. #}
+   gives no group and is committed to alone, and so is one of more than 65,536 rows: a statement's own cost is what
+   one statement for many saves, nothing beside a large partition's sort, which a union makes one wider sort (bench P7
+   on PostgreSQL: a 200,000-row stage and its target partition, 0.73 s apart, 0.96 s together). Returns the
+   commitments in the order of `items`. #}
 {% macro _commitments_in_scope(items, scope) %}
   {% set groups = {} %}
+  {# every item keeps its own index as its label: a filtered loop would count the items it kept #}
   {% for item in items %}
-    {% set columns = dbt_backfill._columns(item.relation, dbt_backfill._column_names(item.relation), 'material column') %}
-    {% set signature = [] %}
-    {% for column in columns %}{% do signature.append(column.name ~ ' ' ~ column.data_type) %}{% endfor %}
-    {% set partition_column = dbt_backfill._columns(item.relation, [scope.partition_column.name], 'partition_by')[0] %}
-    {% do groups.setdefault(signature | join(', '), []).append(dbt_backfill._commitment_branch(item.relation, columns,
-        dbt_backfill._partition_predicate(partition_column, item.value) if item.value is not none else none,
-        item.row_count | int, 'cast(' ~ dbt_backfill._sql_literal(loop.index0 | string) ~ ' as ' ~ dbt.type_string() ~ ')')) %}
+    {% if (item.row_count | int) <= 65536 %}
+      {% set columns = dbt_backfill._columns(item.relation, dbt_backfill._column_names(item.relation), 'material column') %}
+      {% set signature = [] %}
+      {% for column in columns %}{% do signature.append(column.name ~ ' ' ~ column.data_type) %}{% endfor %}
+      {% set partition_column = dbt_backfill._columns(item.relation, [scope.partition_column.name], 'partition_by')[0] %}
+      {% do groups.setdefault(signature | join(', '), []).append(dbt_backfill._commitment_branch(item.relation, columns,
+          dbt_backfill._partition_predicate(partition_column, item.value) if item.value is not none else none,
+          item.row_count | int, 'cast(' ~ dbt_backfill._sql_literal(loop.index0 | string) ~ ' as ' ~ dbt.type_string() ~ ')')) %}
+    {% endif %}
   {% endfor %}
   {% set found = {} %}
   {% for branches in groups.values() if branches | length > 1 %}

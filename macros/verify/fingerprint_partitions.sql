@@ -17,12 +17,17 @@
   {% set fingerprints = [] %}
   {% set read = dbt_backfill._fingerprints_in_scope(relation, scope, partitions) %}
   {% for value in partitions %}
-    {% set fingerprint = read[value | string] %}
-    {% do fingerprints.append({'value': value, 'fingerprint': fingerprint}) %}
-    {% if commitment %}
-      {% do fingerprints[-1].update({'commitment': dbt_backfill._commitment_in_scope(relation, scope, fingerprint.row_count, value, true)}) %}
-    {% endif %}
+    {% do fingerprints.append({'value': value, 'fingerprint': read[value | string]}) %}
   {% endfor %}
+  {% if commitment %}
+    {% set items = [] %}
+    {% for item in fingerprints %}
+      {% do items.append({'relation': relation, 'row_count': item.fingerprint.row_count, 'value': item.value}) %}
+    {% endfor %}
+    {% for committed in dbt_backfill._commitments_in_scope(items, scope) %}
+      {% do fingerprints[loop.index0].update({'commitment': committed}) %}
+    {% endfor %}
+  {% endif %}
   {% if ledger %}
     {# who wrote each partition last, as the audit trail records it (_partition_ledger), and this run's own last write #}
     {% set history = dbt_backfill._partition_ledger(relation, partitions | map('string') | list) %}
