@@ -7,6 +7,8 @@ import json
 import re
 import secrets
 import sys
+import threading
+from datetime import date
 from decimal import Decimal
 from pathlib import Path
 
@@ -199,6 +201,61 @@ def test_a_row_written_into_the_stage_after_applys_checks_is_caught_on_the_rows_
         in stderr
     ), stderr
     assert "this partition and the rest are unchanged" in stderr
+    assert snapshot(trips) == before
+
+
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)  # DuckDB: one process holds the file
+def test_a_row_another_session_writes_into_the_partition_being_replaced_waits_for_the_commit_and_is_kept(trips):
+    """An attack of 2026-12-07: a session that takes no backfill lock (a hand-written insert) committed a row into
+    the partition after apply had backed it up; the delete took it with the partition, apply said every partition
+    equalled the approval, and the row was in neither the target nor the backup, nor brought back by rollback. The
+    partition's transaction now holds the table against writers from its first statement: the insert waits for the
+    commit, then lands beside the approved rows, and rollback, finding the partition changed since the apply,
+    refuses rather than remove it."""
+    path, _ = approved(trips)
+    writer = trips.backend.server.connect(trips.backend.database)
+    inserting = threading.Thread(
+        target=lambda: writer.cursor().execute(
+            "insert into analytics.fct_trips (trip_id, trip_date, fare, status, updated_at) "
+            "values (9001, date '2026-03-01', 1.00, 'completed', timestamptz '2026-03-01 12:00:00+00')"
+        )
+    )
+    lock = FaultLock(trips)
+    try:
+        applying = start(trips, ["apply", str(path)], fault_point="after_backup")
+        wait_until(reached(trips, "after_backup"), "apply to reach its fault point")
+        inserting.start()
+        wait_until(
+            lambda: (
+                trips.query(
+                    "select count(*) from pg_stat_activity where wait_event_type = 'Lock' "
+                    "and query like 'insert into analytics.fct_trips %'"
+                )
+                == [(1,)]
+            ),
+            "the insert to wait for the partition's transaction",
+        )
+    finally:
+        lock.release()
+    stdout, stderr = applying.communicate(timeout=300)
+    inserting.join(timeout=300)
+    writer.close()
+
+    # the insert commits just after the partition's commit: the canary's checkpoint reads it, or just misses it
+    assert applying.returncode in (0, 3), stdout + stderr
+    if applying.returncode == 3:
+        assert "the checkpoint after the canary failed: 2026-03-01" in stderr, stderr
+        assert re.search(r"2026-03-01 +neither +6 ", stderr), stderr
+    assert trips.query("select trip_date, fare from analytics.fct_trips where trip_id = 9001") == [
+        (date(2026, 3, 1), Decimal("1.00"))
+    ]
+    before = snapshot(trips)
+    rolled_back = trips.backfill("rollback", str(path), "--by", "test")
+    refused(
+        rolled_back,
+        "partition 2026-03-01 is neither as planned nor as approved (sha256 ba36b5dfbdb4… now): it changed after the "
+        "apply, so restoring the backup would overwrite that change. Partitions restored before it: none",
+    )
     assert snapshot(trips) == before
 
 
@@ -1082,8 +1139,8 @@ def test_partitions_read_together_have_the_fingerprints_each_has_alone(trips):
     before, apply's checkpoints, verify): each must be the one its own read gives. Text values that differ only in
     case are three partitions (an attack on 949fa3c made them two, and verify failed), and so are integers and
     dates; one value with no rows is read alone. The same of their commitments (_commitments_in_scope): one
-    statement for the small partitions, and a partition of more than 65,536 rows (bucket digits 1) committed to
-    alone beside them."""
+    statement for the small partitions, a partition of more than 65,536 rows (bucket digits 1) committed to alone
+    beside them, and partitions of 30,000 rows two to a statement (no statement takes more than 65,536 rows)."""
     cases = {
         "by_text": (
             "varchar",
@@ -1093,12 +1150,16 @@ def test_partitions_read_together_have_the_fingerprints_each_has_alone(trips):
         "by_integer": ("integer", "(1, 1, 1), (2, 2, 2), (3, 10, 3)", ["1", "2", "10", "11"]),
         "by_date": ("date", "(1, date '2026-03-01', 1), (2, date '2026-03-02', 2)", ["2026-03-01", "2026-03-02"]),
         "by_size": ("integer", "(1, 1, 1), (2, 2, 2), (3, 2, 3)", ["3", "1", "2"]),  # the large one first
+        # three of 30,000 rows: two in one statement (60,000), the third alone (a statement takes up to 65,536)
+        "by_sum": ("integer", "(1, 1, 1)", ["4", "1", "5", "6"]),
     }
     for table, (column_type, rows, values) in cases.items():
         trips.query(f"create table analytics.{table} (id integer, p {column_type}, v integer)")
         trips.query(f"insert into analytics.{table} values {rows}")
         if table == "by_size":  # partition 3: 70,000 rows, more than one statement of many commits to
             trips.query(f"insert into analytics.{table} select g, 3, g from range(4, 70004) as t(g)")
+        if table == "by_sum":
+            trips.query(f"insert into analytics.{table} select g, 4 + g % 3, g from range(2, 90002) as t(g)")
         together = _fingerprints_said(trips, table, "p", values)
         alone = {value: _fingerprints_said(trips, table, "p", [value])[value] for value in values}
         assert together == alone, (table, together, alone)

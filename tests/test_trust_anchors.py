@@ -237,7 +237,7 @@ def test_every_pure_dbt_value_is_read_as_typed_or_refused_with_the_quoted_form(t
             "(every range and value together). Nothing was changed.",
         ),
         # a value holding `..`, in double quotes: that value, not a range (refused here by the date cast)
-        ("['\"2026-03..2026-04\"']", "2026-03..2026-04' as "),
+        ("['\"2026-03..2026-04\"']", 'partition value "2026-03..2026-04" is not a valid DATE for trip_date.'),
     ):
         result = plan_with(partitions)
         assert result.returncode == 1, (partitions, result.output)

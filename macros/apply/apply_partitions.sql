@@ -73,7 +73,8 @@
              'downstream_not_rebuilt': left}) }}
 {% endmacro %}
 
-{# Every approved stage, before anything is touched: it exists, reading it runs no one's code (_check_source), it
+{# Every approved stage, before anything is touched: it exists, reading it runs no one's code (_check_sources: every
+   stage's catalog facts in one read), it
    holds the target's columns (the plan checked its build's: a column added since would be inserted nowhere, or
    refused only inside a partition's write, after others were committed), and its fingerprint equals the packet's
    (every stage's in one read, once all are checked: _fingerprints_of_relations). A stage gone or unsafe to read is
@@ -89,9 +90,10 @@
           'the approved stage of partition ' ~ partition.value ~ ' (' ~ partition.stage.schema ~ '.' ~ partition.stage.identifier
           ~ ') no longer exists. Plan again. The target is unchanged.', {'partition': partition.value}) %}
     {% endif %}
-    {% do dbt_backfill._check_source(stage_relation, target_relation, 'stage', partition.value, '. The target is unchanged.') %}
     {% do stages.append(stage_relation) %}
   {% endfor %}
+  {% do dbt_backfill._check_sources(stages, target_relation, 'stage', partitions | map(attribute='value') | list,
+                                    '. The target is unchanged.') %}
   {% set target_columns = dbt_backfill._column_names(target_relation) %}
   {% for stage_now in dbt_backfill._fingerprints_of_relations(stages, scope) %}
     {% set partition = partitions[loop.index0] %}
@@ -169,7 +171,7 @@
 #}
 {% macro _apply_partition(partition, stage_relation, run, replaced, skipped) %}
   {% set started = modules.datetime.datetime.now() %}
-  {% do dbt_backfill.begin_transaction() %}
+  {% do dbt_backfill._begin_writing(run.target) %}
   {% set current = dbt_backfill._fingerprint_in_scope(run.target, run.scope, partition.value, true) %}
   {# equal to the approval: the fingerprint, and the commitment too (the fingerprint's sum can be made to collide) #}
   {% set already = dbt_backfill._same_fingerprint(current, partition.fingerprint) and (partition.commitment is none

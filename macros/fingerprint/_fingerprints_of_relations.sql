@@ -27,11 +27,7 @@
   {% set groups = {} %}
   {% for relation in relations %}
     {% set own = dbt_backfill._scope_columns_of(relation, scope) %}
-    {% set signature = [] %}
-    {% for column in own.material + own.key_columns + own.additive %}
-      {% do signature.append(column.name ~ ' ' ~ column.data_type) %}
-    {% endfor %}
-    {% do groups.setdefault(signature | join(', '), []).append({'index': loop.index0 | string, 'relation': relation, 'own': own}) %}
+    {% do groups.setdefault(dbt_backfill._types_signature(own.material + own.key_columns + own.additive), []).append({'index': loop.index0 | string, 'relation': relation, 'own': own}) %}
   {% endfor %}
   {{ return(groups) }}
 {% endmacro %}

@@ -4,10 +4,9 @@
    that is not built in (a CHECK may call a volatile function, which may write), indexes whose expression or
    predicate does (evaluated on every insert), and row security (its policies run as the applier, and may hide
    rows from the delete) — on the table and on every table that inherits from it (partitions included). Read before the
-   partition's first write, after taking the table (and its partitions) in ROW EXCLUSIVE mode for the rest of the
-   transaction (what its DELETE takes anyway): CREATE TRIGGER, ENABLE TRIGGER, a new constraint or foreign key,
-   CREATE RULE, CREATE POLICY and ALTER TABLE ... ROW LEVEL SECURITY all wait for it, so none can appear before the
-   commit. DuckDB and Spark have none of these. #}
+   partition's first write, in a transaction that holds the table (and its partitions) in SHARE ROW EXCLUSIVE mode
+   since it began (_begin_writing): CREATE TRIGGER, ENABLE TRIGGER, a new constraint or foreign key, CREATE RULE,
+   CREATE POLICY and ALTER TABLE ... ROW LEVEL SECURITY all wait for it, so none can appear before the commit. DuckDB and Spark have none of these. #}
 {% macro _hidden_writers(target_relation) %}
   {{ return(adapter.dispatch('_hidden_writers', 'dbt_backfill')(target_relation)) }}
 {% endmacro %}
@@ -17,7 +16,6 @@
 {% endmacro %}
 
 {% macro postgres___hidden_writers(target_relation) %}
-  {% do dbt_backfill._execute('lock table ' ~ target_relation ~ ' in row exclusive mode', fetch=false) %}
   {% set table = dbt_backfill._pg_oid(target_relation) %}
   {# an expression (a constraint's, an index's) that may run code someone chose: it depends on a function or an
      operator that is not built in, or calls a built-in function that runs the SQL text it is given (the *_to_xml
