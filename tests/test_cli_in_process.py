@@ -156,3 +156,19 @@ def test_a_packet_whose_gate_failed_is_for_review_only_and_approve_leaves_it_as_
     assert refused.exit_code == 3, refused.output
     assert refused.output == f"refused: {says}\n"
     assert path.read_text() == before
+
+
+def test_the_database_s_own_words_name_why_it_stopped_a_command_a_deadlock_included():
+    """causes.classify reads PostgreSQL's error text; a deadlock (40P01) is said as one, not as the step's failure
+    (an attack of 2026-12-07 ended apply in one, with a session that wrote to the target first and asked for the
+    backfill lock second)."""
+    from dbt_backfill.causes import classify
+
+    said = {
+        "deadlock detected\nDETAIL:  Process 27883 waits for ShareRowExclusiveLock on relation 16395": "deadlock",
+        "canceling statement due to lock timeout": "lock_timeout",
+        "server closed the connection unexpectedly": "connection_lost",
+        'invalid input syntax for type date: "x"': None,
+    }
+    assert {text: (cause.kind if (cause := classify(text)) else None) for text in said} == said
+    assert classify("deadlock detected").says.startswith("the database ended a deadlock with another session")

@@ -192,6 +192,37 @@ AFTER_RERUN = {"apply": AS_APPROVED_ALL, "rollback": dict.fromkeys(SEED_DAYS, "a
 AFTER_RERUN["rollback"]["2026-03-03"] = "as approved"
 
 
+@pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)  # DuckDB: one process holds the file
+def test_a_session_that_wrote_to_the_target_and_left_its_transaction_open_stops_the_apply_in_time_not_forever(trips):
+    """The partition's lock waits for a session that wrote to the table and has not committed (an attack on
+    2026-12-07: apply waited for it, silent, for as long as it stayed open). It waits `dbt_backfill_lock_wait_s`,
+    then stops in words, nothing written; once that session has committed, the rerun applies."""
+    path, packet = approved(trips)
+    before = snapshot(trips)
+    writer = trips.backend.server.connect(trips.backend.database)
+    writer.cursor().execute(
+        "begin; insert into analytics.fct_trips (trip_id, trip_date, fare, status, updated_at) "
+        "values (9002, date '2020-01-02', 2.00, 'completed', timestamptz '2020-01-02 12:00:00+00')"
+    )
+    try:
+        waited = trips.backfill("apply", str(path), "--vars", "{dbt_backfill_lock_wait_s: 2}")
+        assert snapshot(trips) == before
+    finally:
+        writer.cursor().execute("commit")  # an autocommit connection: its explicit BEGIN ends with an explicit COMMIT
+        writer.close()
+
+    assert waited.returncode == 1, waited.output
+    assert waited.stderr.startswith(
+        "error: apply stopped: a lock could not be had in time (another session holds it) (its last step begun: "
+        "beginning the transaction of partition 2026-03-01)."
+    ), waited.stderr
+    assert printed_states(waited.stderr) == independent_states(trips, packet), waited.stderr
+    assert set(independent_states(trips, packet).values()) <= {"as before", "as approved"}  # 2026-03-03: both
+    assert trips.query("select count(*) from analytics.fct_trips where trip_id = 9002") == [(1,)]
+    rerun = trips.backfill("apply", str(path))
+    assert rerun.returncode == 0, rerun.output
+
+
 @pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
 @pytest.mark.parametrize("command, point", [("apply", "before_commit"), ("rollback", "rollback_before_commit")])
 @pytest.mark.parametrize("fault", ["pg_terminate_backend", "server restart"])

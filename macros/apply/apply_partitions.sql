@@ -171,7 +171,8 @@
 #}
 {% macro _apply_partition(partition, stage_relation, run, replaced, skipped) %}
   {% set started = modules.datetime.datetime.now() %}
-  {% do dbt_backfill._begin_writing(run.target) %}
+  {% do dbt_backfill._begin_writing(run.target, partition.value, 'Partitions replaced before it: '
+      ~ (replaced | join(', ') or 'none') ~ '; this partition and the rest are unchanged.') %}
   {% set current = dbt_backfill._fingerprint_in_scope(run.target, run.scope, partition.value, true) %}
   {# equal to the approval: the fingerprint, and the commitment too (the fingerprint's sum can be made to collide) #}
   {% set already = dbt_backfill._same_fingerprint(current, partition.fingerprint) and (partition.commitment is none

@@ -11,7 +11,8 @@
       else ('the table the apply made', ' It is not restored from: find out who replaced it before anyone does.') %}
   {% for facts in dbt_backfill._source_facts(source_relations, target_relation) %}
     {% set source_relation, partition_value = source_relations[loop.index0], partition_values[loop.index0] %}
-    {% set named = 'the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ', ' ~ dbt_backfill._relation_name(source_relation) %}
+    {% set named = ('the ' ~ source_as ~ ' of partition ' ~ partition_value ~ ', ' ~ dbt_backfill._relation_name(source_relation))
+        if facts.kind != 'table' or facts.writers or facts.code else none %}
     {% if facts.kind != 'table' %}
       {% do dbt_backfill._refuse(source_as ~ '_not_a_table',
           named ~ ', is ' ~ (('a ' ~ facts.kind) if facts.kind else 'gone') ~ ', not ' ~ made ~ ': someone replaced it. '

@@ -47,7 +47,7 @@
       ~ " union all select r.bf_position, 'code', 'policy ' || p.polname from bf_relation r join pg_catalog.pg_policy p on p.polrelid = r.oid"
       ~ " union all select r.bf_position, 'code', 'index ' || i.indexrelid::regclass::text from bf_relation r"
       ~ " join pg_catalog.pg_index i on i.indrelid = r.oid"
-      ~ " union all select r.bf_position, 'code', 'statistics ' || x.stxname from bf_relation r"
+      ~ " union all select r.bf_position, 'code', 'statistics ' || x.stxnamespace::regnamespace::text || '.' || pg_catalog.quote_ident(x.stxname) from bf_relation r"
       ~ " join pg_catalog.pg_statistic_ext x on x.stxrelid = r.oid"
       ~ " union all select r.bf_position, 'code', 'child table ' || h.inhrelid::regclass::text from bf_relation r"
       ~ " join pg_catalog.pg_inherits h on h.inhparent = r.oid"

@@ -43,7 +43,8 @@
   {% set target_relation, scope, target_columns, audit_fields = run.target, run.scope, run.columns, run.audit_fields %}
   {% set run_id, ledger, rolled_back_by = run.run_id, run.ledger, run.rolled_back_by %}
   {% set started = modules.datetime.datetime.now() %}
-  {% do dbt_backfill._begin_writing(target_relation) %}
+  {% do dbt_backfill._begin_writing(target_relation, partition.value, 'Partitions restored before it: '
+      ~ (restored | join(', ') or 'none') ~ '; this partition and the rest are unchanged.') %}
   {% set current = dbt_backfill._fingerprint_in_scope(target_relation, scope, partition.value, true) %}
   {% set writes = ledger.writes[partition.value] %}
   {% set own_backup = adapter.get_relation(database=partition.backup.get('database'), schema=partition.backup.schema,

@@ -1,6 +1,7 @@
 """Why the database stopped a command, recognised from the adapter's own error text (PostgreSQL's messages for
-its SQLSTATE classes 08 connection exception, 57P admin shutdown, 55P03 lock not available, 57014 query canceled,
-42501 insufficient privilege, 53 insufficient resources; DuckDB's and Spark's equivalents), so that a lost
+its SQLSTATE classes 08 connection exception, 57P admin shutdown, 55P03 lock not available, 40P01 deadlock
+detected, 57014 query canceled, 42501 insufficient privilege, 53 insufficient resources; DuckDB's and Spark's
+equivalents), so that a lost
 connection is never blamed on a partition value or the model's SQL. Only the database's words decide: a text
 that matches nothing here is no cause, and the command's own explanation stands."""
 
@@ -12,8 +13,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class Cause:
-    kind: str  # unreachable | server_shutdown | connection_lost | lock_timeout | statement_timeout | permission_denied
-    #            | disk_full
+    kind: str  # unreachable | server_shutdown | connection_lost | lock_timeout | deadlock | statement_timeout
+    #            | permission_denied | disk_full
     says: str  # what happened, as a person says it
 
 
@@ -41,6 +42,12 @@ CAUSES = (
         "lock_timeout",
         "a lock could not be had in time (another session holds it)",
         r"canceling statement due to lock timeout|could not obtain lock|lock not available|55P03",
+    ),
+    (
+        "deadlock",
+        "the database ended a deadlock with another session by stopping this command (each waited for a lock the "
+        "other held)",
+        r"deadlock detected|40P01",
     ),
     (
         "statement_timeout",
