@@ -20,11 +20,11 @@
 
 {# information_schema.tables: the kind only #}
 {% macro default___source_facts(relations, target_relation) %}
-  {{ return(dbt_backfill._facts_by_position(relations, dbt_backfill._catalog_facts_sql(relations, false))) }}
+  {{ return(dbt_backfill._facts_by_position(relations, dbt_backfill._catalog_facts(relations, false))) }}
 {% endmacro %}
 
 {% macro duckdb___source_facts(relations, target_relation) %}
-  {{ return(dbt_backfill._facts_by_position(relations, dbt_backfill._catalog_facts_sql(relations, true))) }}
+  {{ return(dbt_backfill._facts_by_position(relations, dbt_backfill._catalog_facts(relations, true))) }}
 {% endmacro %}
 
 {# PostgreSQL reads pg_class: information_schema lists only what the role has a privilege on, and would call another
@@ -77,7 +77,7 @@
 {# The kinds from information_schema.tables, and (generated) DuckDB's virtual generated columns, as rows of
    (position, fact, said). The relations are named by a predicate on the catalog's own columns, which DuckDB applies
    as it lists them: a join to a list of the names read every table first (3.6 ms for one relation, against 2.2) #}
-{% macro _catalog_facts_sql(relations, generated) %}
+{% macro _catalog_facts(relations, generated) %}
   {% set named, positions = [], {} %}
   {% for relation in relations %}
     {% do named.append('(table_schema = ' ~ dbt_backfill._sql_literal(relation.schema) ~ ' and table_name = '
