@@ -137,3 +137,30 @@ def test_a_pure_dbt_apply_names_the_downstream_tables_it_did_not_rebuild(trips):
     )
     assert trips.query(DAILY) == daily_before
     assert sum(fares_by_day(trips)[d] for d in DAYS) == Decimal("349.00")
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_a_second_cascade_of_one_root_keeps_the_first_cascades_packet_beside_its_own(trips):
+    """A new user's run (2026-12-07): `apply --cascade`, both packets rolled back, then `apply --cascade` again wrote
+    the second downstream plan over the first one's packet (named by the root's run), part of that run's record, and
+    `clean` then pointed at a packet that was gone. The second goes beside it; each verifies as its own run."""
+    path = planned_and_approved(trips)
+    first_cascade = trips.backfill("apply", str(path), "--cascade")
+    assert first_cascade.returncode == 0, first_cascade.output
+    [first] = (trips.dir / "backfills").glob("daily_fares__*__cascade.yml")
+    first_run = yaml.safe_load(first.read_text())["run_id"]
+    for packet in (first, path):
+        rolled_back = trips.backfill("rollback", str(packet))
+        assert rolled_back.returncode == 0, rolled_back.output
+
+    again = trips.backfill("apply", str(path), "--cascade")
+    assert again.returncode == 0, again.output
+    second = first.with_name(first.name.replace("__cascade.yml", "__cascade.2.yml"))
+    assert f"(packet {second})" in again.stdout, again.stdout
+    assert yaml.safe_load(first.read_text())["run_id"] == first_run
+    assert yaml.safe_load(second.read_text())["run_id"] != first_run
+    assert first.with_suffix(".md").exists() and second.with_suffix(".md").exists()
+    assert trips.backfill("verify", str(second)).returncode == 0
+    truth = fares_by_day(trips)
+    for day, _, fares in trips.query(DAILY):
+        assert fares == truth[str(day)]

@@ -288,7 +288,7 @@ def _plan_child(cascade: _Cascade, model: str, in_reach: list[str]) -> PlanResul
         PlanRequest(
             model=model,
             partitions=in_reach,
-            out=root.path.with_name(f"{model}__{root.packet.run_id}__cascade.yml"),
+            out=_unused_packet_path(root.path.with_name(f"{model}__{root.packet.run_id}__cascade.yml")),
             batch_size=cascade.batch_size or root.packet.batch_size,
             # the root's target too: a login's approval of the root is recorded beside the root's table, which may
             # not be the child's audit table (a custom schema)
@@ -299,6 +299,18 @@ def _plan_child(cascade: _Cascade, model: str, in_reach: list[str]) -> PlanResul
             },
         ),
     )
+
+
+def _unused_packet_path(path: Path) -> Path:
+    """`path`, or where a packet is there already (an earlier cascade of the same root: applied, say, then rolled
+    back with it), the first `<name>.<n>.yml` free beside it. A packet is its run's record, with the audit rows: a
+    second `apply --cascade` of a root wrote its child's plan over the first child's packet (a new user's run on
+    2026-12-07), and `clean` then pointed at a packet that was gone."""
+    number = 1
+    while path.exists() or path.with_suffix(".md").exists():
+        number += 1
+        path = path.with_name(f"{path.name.split('.')[0]}.{number}.yml")
+    return path
 
 
 def _approval(packet: Packet) -> Approval:
