@@ -13,20 +13,17 @@ from __future__ import annotations
 import json
 import random
 import re
-import shutil
 from datetime import date, datetime, timedelta
 from decimal import Decimal
 from pathlib import Path
 
 import pytest
 import yaml
-from backends import ENGINE_INDEPENDENT, TRANSACTIONAL_ADAPTERS, make_backend
-from project import REPO, TripsProject, _base_env
+from backends import ENGINE_INDEPENDENT, TRANSACTIONAL_ADAPTERS
+from vendored_client import ORACLE, VendoredClient, ok
 
-PACKAGES = Path(__file__).resolve().parent / "packages"
 MODEL = "ad_network__campaign_report"
 DOWNSTREAM = "ad_network__account_report"
-ORACLE = "full_refresh"  # the schema `dbt run --full-refresh --target full_refresh` builds the oracle in
 RUN_LEVEL = "last_updated"  # meta.backfill.exclude_columns in the client project
 
 START = date(2026, 6, 1)
@@ -123,36 +120,25 @@ CORRECTIONS = [
 CORRUPTED = [day(i) for i in (5, 20, 30, 31, 40, 55, 70, 80)]
 
 
-class AdClientProject(TripsProject):
-    """The client project with the package and dbt-backfill installed, on a database of its own, driven by the same
-    commands as TripsProject (forked from the suite's warm interpreter). Its profile has a second output,
-    `full_refresh`, whose schema holds the oracle."""
+class AdClientProject(VendoredClient):
+    """The ad client project with the package and dbt-backfill installed (tests/vendored_client.py)."""
 
     def __init__(self, factory, adapter: str, workdir: Path) -> None:
-        self.factory = factory
-        self.adapter = adapter
-        self.slot = -1
-        for name in ("ad_network_reporting", "ad_client"):
-            shutil.copytree(PACKAGES / name, workdir / name)
-        self.dir = workdir / "ad_client"
-        # the package beside the client, as in the repository; dbt-backfill from this repository
-        (self.dir / "packages.yml").write_text(
-            yaml.safe_dump({"packages": [{"local": "../ad_network_reporting"}, {"local": str(REPO)}]})
+        super().__init__(
+            factory,
+            adapter,
+            workdir,
+            "ad_client",
+            ("ad_network_reporting",),
+            "ad_client",
+            "analytics",
+            ORACLE,
+            "date_day",
+            # the account report's double columns: each is a sum over a day's campaigns, which a full refresh adds
+            # in another order than the live job did (on PostgreSQL 15 of its 120 days differ in the last bit
+            # before any repair); the campaign report's exactly
+            rounded=(DOWNSTREAM,),
         )
-        self.backend = make_backend(adapter, f"bf_{factory.process}_ad", self.dir, **factory.servers(adapter))
-        output = self.backend.profile_output()
-        profiles = {
-            "ad_client": {"target": adapter, "outputs": {adapter: output, ORACLE: {**output, "schema": ORACLE}}}
-        }
-        (self.dir / "profiles.yml").write_text(yaml.safe_dump(profiles))
-        self.env = {**_base_env(), **self.backend.env()}
-        self.state = None
-        self.saved = None
-
-    def close(self) -> None:
-        if self.saved is not None:
-            self.backend.drop_state(self.saved)
-        self.backend.close()
 
     def publish_correct_and_run(self) -> None:
         """The history: the first publication (`dbt build`, the package's data tests included), the corrections,
@@ -174,67 +160,12 @@ class AdClientProject(TripsProject):
         for statement in CORRECTIONS:
             self.query(statement)
         ok(self.dbt("run"))  # the live job
-        # the oracle: the same models from scratch, into the schema `full_refresh` (its own target path: dbt's
-        # partial-parse state for the live target stays as it is)
-        ok(self.dbt("run", "--full-refresh", "--target", ORACLE, "--target-path", "target_oracle"))
-        self.saved = self.backend.save_state(self.dir.parent, "ad_stale")
-
-    def restore(self) -> None:
-        self.backend.restore_state(self.saved)
-        shutil.rmtree(self.dir / "backfills", ignore_errors=True)
-
-    # -- looking at the tables ------------------------------------------------------------------------------
-    def columns(self, table: str, schema: str = "analytics") -> list[str]:
-        return [
-            r[0]
-            for r in self.query(
-                "select column_name from information_schema.columns "
-                f"where table_schema = '{schema}' and table_name = '{table}' order by ordinal_position"
-            )
-        ]
-
-    def differing(self, table: str, schema: str = "analytics", exclude: tuple[str, ...] = ()) -> dict[str, tuple]:
-        """Per partition, the rows of `schema.table` not in the oracle's and the oracle's not in it (EXCEPT ALL both
-        ways), over every column but `exclude`. The account report's double columns are compared at 9 decimals: each
-        is a sum over a day's campaigns, which a full refresh adds in another order than the live job did (on
-        PostgreSQL 15 of its 120 days differ in the last bit before any repair); the campaign report's exactly."""
-        columns = []
-        for name, data_type in self.query(
-            "select column_name, data_type from information_schema.columns "
-            f"where table_schema = '{schema}' and table_name = '{table}' order by ordinal_position"
-        ):
-            if name in exclude:
-                continue
-            rounded = table == DOWNSTREAM and data_type.lower() in ("double", "double precision")
-            columns.append(f"cast({name} as decimal(38, 9)) as {name}" if rounded else name)
-        listed = ", ".join(columns)
-        ours, oracle = f"{schema}.{table}", f"{ORACLE}.{table}"
-        found: dict[str, list[int]] = {}
-        for side, (left, right) in enumerate(((ours, oracle), (oracle, ours))):
-            for value, count in self.query(
-                f"select cast(date_day as varchar), count(*) from (select {listed} from {left} "
-                f"except all select {listed} from {right}) as d group by date_day"
-            ):
-                found.setdefault(value, [0, 0])[side] = count
-        return {value: tuple(counts) for value, counts in sorted(found.items())}
-
-    def partition_rows(self, table: str, schema: str = "analytics") -> dict[str, list[tuple]]:
-        """Every row, every column, by partition, in a fixed order: what `unchanged` and `byte-identical` compare."""
-        at = self.columns(table).index("date_day")
-        by_day: dict[str, list[tuple]] = {}
-        for row in self.rows(f"{schema}.{table}"):
-            by_day.setdefault(str(row[at]), []).append(row)
-        return by_day
+        self.build_oracle_and_save("ad_stale")
 
 
 # A run-operation reads only the root project's vars and the command line's: pure dbt is given the package's var that
 # the model's SQL reads, as docs/pure-dbt.md says (the CLI compiles the model with dbt and needs nothing).
 PACKAGE_VARS = "{ad_network__lookback_days: 31}"
-
-
-def ok(command, status: int = 0):
-    assert command.returncode == status, command.output
-    return command
 
 
 @pytest.fixture(scope="module", params=TRANSACTIONAL_ADAPTERS)

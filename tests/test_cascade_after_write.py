@@ -5,7 +5,11 @@ not rebuild and the command that rebuilds them, and that command succeeds."""
 
 from __future__ import annotations
 
+import json
+import re
+import shlex
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 import yaml
@@ -136,6 +140,14 @@ def test_a_pure_dbt_apply_names_the_downstream_tables_it_did_not_rebuild(trips):
         in applied.output
     )
     assert trips.query(DAILY) == daily_before
+    # what to run next, a command a line (a new user's run: it named none): run as printed, it finds both days
+    [scan] = re.findall(
+        r"^Find what differs and the plan that repairs it, in this order:\n  (.*)$", applied.stdout, re.M
+    )
+    assert scan == "dbt run-operation dbt_backfill.find_stale --args '{model: daily_fares}'"
+    found = trips.dbt(*shlex.split(scan)[1:])
+    assert found.returncode == 1, found.output  # find_stale fails the operation when something is stale
+    assert [s["value"] for s in found.result("stale")["stale"]] == left["changed"]
     assert sum(fares_by_day(trips)[d] for d in DAYS) == Decimal("349.00")
 
 
@@ -164,3 +176,36 @@ def test_a_second_cascade_of_one_root_keeps_the_first_cascades_packet_beside_its
     truth = fares_by_day(trips)
     for day, _, fares in trips.query(DAILY):
         assert fares == truth[str(day)]
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_rolling_back_a_root_before_its_cascade_names_the_downstream_run_and_its_rollback(trips):
+    """A new user's run (2026-12-07): the root rolled back first, the downstream model kept the rows its cascade
+    built from the corrected root, and nothing said so (its verify still passed). The rollback names the run still
+    holding them and the command that rolls it back; run as printed, both tables are as before the apply."""
+    trips_before, daily_before = trips.query(TRIPS), trips.query(DAILY)
+    path = planned_and_approved(trips)
+    cascaded = trips.backfill("apply", str(path), "--cascade")
+    assert cascaded.returncode == 0, cascaded.output
+    [child] = (trips.dir / "backfills").glob("daily_fares__*__cascade.yml")
+    child_run = yaml.safe_load(child.read_text())["run_id"]
+
+    rolled_back = trips.backfill("rollback", str(path))
+    assert rolled_back.returncode == 0, rolled_back.output
+    said = rolled_back.stdout.split("Still applied downstream: ", 1)[1].splitlines()
+    assert said[:2] == [
+        f"daily_fares holds run {child_run} on 2026-03-01, 2026-03-02 (written after this run, from the rows this "
+        "rollback replaced). Roll it back too:",
+        f"  dbt-backfill rollback {said[1].split()[-1]}",
+    ], rolled_back.stdout
+    assert Path(said[1].split()[-1]).name == child.name
+    assert trips.query(TRIPS) == trips_before and trips.query(DAILY) != daily_before  # the in-between it names
+
+    # again: nothing of the root left to restore, so no write of it is later than the downstream run's
+    again = trips.backfill("rollback", str(path), "--json")
+    assert again.returncode == 0, again.output
+    assert json.loads(again.stdout.strip().splitlines()[-1])["downstream_still_applied"] == []
+
+    downstream = trips.backfill(*shlex.split(said[1])[1:])  # run as printed
+    assert downstream.returncode == 0, downstream.output
+    assert trips.query(TRIPS) == trips_before and trips.query(DAILY) == daily_before

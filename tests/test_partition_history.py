@@ -270,13 +270,15 @@ def test_a_cascade_over_a_downstream_model_it_cannot_map_exits_non_zero_naming_e
     assert result.returncode == 4, result.output
     assert "Cascade: daily_fares applied: 2 partition(s) replaced" in result.stdout
     assert (
-        "monthly_fares: its partitions do not map onto the root's, so it was not rebuilt; compared with a full "
+        "monthly_fares: its partitions do not map onto the root's (as the root's plan found it: it is partitioned by "
+        "fare_month (meta.backfill), not by trip_date), so it was not rebuilt; compared with a full "
         "build of it now, partition(s) 202603 differ from a full build of it: repair with "
         "`dbt-backfill plan monthly_fares --partitions 202603`"
     ) in result.stderr
     # the same rows, fewer times: two trips are no longer completed
     assert (
-        "completed_days: its partitions do not map onto the root's, so it was not rebuilt; compared with a full "
+        "completed_days: its partitions do not map onto the root's (as the root's plan found it: it declares no "
+        "meta.backfill partition_by), so it was not rebuilt; compared with a full "
         "build of it now, 2 row(s) differ from a full build of it: repair with `dbt run --select completed_days "
         "--full-refresh`"
     ) in result.stderr

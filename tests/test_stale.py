@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections import defaultdict
+from pathlib import Path
 
 import pytest
+import yaml
 from backends import ENGINE_INDEPENDENT, POSTGRES_ONLY, TRANSACTIONAL_ADAPTERS
 from conftest import trips_on
 
@@ -20,6 +23,12 @@ MODEL = "fct_trips_variant"
 # the source windowed by the trip's own day, one day each side (a trip corrected onto the next day is still read by
 # its old day's build), and updated_at as the change column: a new version arrives with the time it arrived
 TRACKED = "{trip_events_event_time: trip_date, trip_events_changed_at: updated_at, variant_input_window: {before: 1, after: 1}}"
+# the same vars as a command the scan prints repeats them (JSON, which YAML reads): a plan without them would build
+# the model with other input windows than the scan compared, and a project whose models need a var would not parse
+AGAIN = (
+    ' --vars \'{"trip_events_event_time": "trip_date", "trip_events_changed_at": "updated_at", '
+    '"variant_input_window": {"before": 1, "after": 1}}\''
+)
 DAYS = ["2026-02-28", "2026-03-01", "2026-03-02", "2026-03-03", "2026-03-04"]
 
 
@@ -65,7 +74,7 @@ def test_stale_names_exactly_the_partitions_a_full_build_changes_and_compares_on
     assert [s["value"] for s in found["stale"]] == differing_days(trips)
     assert (found["scope"]["count"], found["compared"]) == (5, 5)
     assert found["scope"]["how"] == "every day from the first partition the target holds to its last"
-    assert found["repair"]["cli"] == f"dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-02"
+    assert found["repair"]["cli"] == f"dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-02{AGAIN}"
     assert any("nothing vouching for them" in note for note in found["notes"]), found["notes"]
     march_2 = next(s for s in found["stale"] if s["value"] == "2026-03-02")
     assert (march_2["added"], march_2["removed"], march_2["changed"]) == (0, 0, 1)  # trip 1007 refunded
@@ -94,10 +103,12 @@ def test_stale_names_exactly_the_partitions_a_full_build_changes_and_compares_on
         r"the stale scan of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC found it stale; nothing vouched for it since",
         why["2026-03-01"],
     ), why
-    assert found["repair"]["cli"] == f"dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-04"
+    assert found["repair"]["cli"] == f"dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-04{AGAIN}"
     text = trips.backfill("stale", MODEL, "--vars", TRACKED)
     assert text.returncode == 4
-    assert "Next: dbt-backfill plan fct_trips_variant --partitions 2026-03-01..2026-03-04" in text.stdout, text.stdout
+    assert f"Next: dbt-backfill plan fct_trips_variant --partitions 2026-03-01..2026-03-04{AGAIN}\n" in text.stdout, (
+        text.stdout
+    )
 
     # pure dbt finds the same and fails the operation, naming the plan that repairs them
     operation = trips.dbt(
@@ -109,8 +120,8 @@ def test_stale_names_exactly_the_partitions_a_full_build_changes_and_compares_on
         operation.stdout
     )
     assert (
-        "dbt run-operation dbt_backfill.plan_backfill --args '{model: fct_trips_variant, partitions: "
-        '"2026-03-01..2026-03-04"}\'' in operation.output
+        "Repair them: dbt run-operation dbt_backfill.plan_backfill --args '{model: fct_trips_variant, partitions: "
+        f'"2026-03-01..2026-03-04"}}\'{AGAIN}\n' in operation.output
     )
 
     # the plan starts from the scan, says so, and after the repair nothing is stale and the table is the full build
@@ -175,6 +186,40 @@ def test_a_gap_inside_the_range_is_found_and_since_vouches_only_for_what_no_scan
         '--since must be a date or an ISO date-time (2026-03-01, 2026-03-01T09:30:00+02:00), got "last tuesday"'
         in bad.stderr
     )
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_the_repair_a_scan_names_runs_as_printed_with_the_vars_the_scan_ran_with(trips):
+    """A new user's run (2026-12-07): the repair `stale` and find_stale named dropped the scan's --vars, and on a
+    project whose models need a var the command failed as printed ("Required var … not found")."""
+    before = trips.query(f"select * from analytics.{MODEL} order by trip_id")
+    scanned, found = stale(trips, "--vars", TRACKED)
+    assert scanned.returncode == 4, scanned.output
+    printed = shlex.split(found["repair"]["cli"])
+    assert printed[:2] == ["dbt-backfill", "plan"] and printed[-2:] == ["--vars", json.dumps(yaml.safe_load(TRACKED))]
+    planned = trips.backfill(*printed[1:], "--json")
+    assert planned.returncode == 0, planned.output
+    packet = yaml.safe_load(Path(json.loads(planned.stdout.strip().splitlines()[-1])["packet"]).read_text())
+    assert [p["value"] for p in packet["partitions"]] == ["2026-03-01", "2026-03-02"]
+
+    operation = trips.dbt(
+        "run-operation", "dbt_backfill.find_stale", "--args", json.dumps({"model": MODEL}), "--vars", TRACKED
+    )
+    assert operation.returncode == 1, operation.output
+    [line] = re.findall(r"Repair them: (dbt run-operation .*)$", operation.stdout, re.M)
+    printed = shlex.split(line)
+    assert printed[-2:] == ["--vars", json.dumps(yaml.safe_load(TRACKED))]
+    planned_in_dbt = trips.dbt(*printed[1:])
+    assert planned_in_dbt.returncode == 0, planned_in_dbt.output
+    run = planned_in_dbt.result("plan_backfill")
+    # and the command it names next repeats them too
+    assert re.search(
+        rf"Once approved: dbt run-operation dbt_backfill.apply_backfill --args '{{run_id: {run['run_id']}, approved_sha256: "
+        rf"{run['packet_sha256']}, approved_by: <name>}}'{re.escape(AGAIN)}$",
+        planned_in_dbt.stdout,
+        re.M,
+    ), planned_in_dbt.stdout
+    assert trips.query(f"select * from analytics.{MODEL} order by trip_id") == before  # plans only read
 
 
 @pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)

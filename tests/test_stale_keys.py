@@ -15,6 +15,7 @@ import json
 import re
 import shlex
 
+import yaml
 from backends import ENGINE_INDEPENDENT
 from conftest import trips_on
 from dbt_backfill.formatter import stale_text
@@ -120,9 +121,10 @@ def test_a_key_moved_past_the_last_partition_is_stale_after_the_live_job_publish
     assert [(s["value"], s["kind"]) for s in found["stale"]] == [("2026-03-01", "differs")]
     why = {s["value"]: " ".join(s["why"]) for s in found["stale"]}
     assert why["2026-03-01"] == "holds key(s) 1004 that a changed row moved to 2026-03-05", why
-    assert re.search(r"^Next: dbt-backfill plan fct_trips_variant --partitions 2026-03-01,2026-03-05$", text, re.M), (
-        text
-    )
+    again = re.escape(" --vars " + shlex.quote(json.dumps(yaml.safe_load(TRACKED))))  # the scan's vars, repeated
+    assert re.search(
+        rf"^Next: dbt-backfill plan fct_trips_variant --partitions 2026-03-01,2026-03-05{again}$", text, re.M
+    ), text
     assert "First: 1 key(s) moved between the partitions to repair (1004: 2026-03-01 -> 2026-03-05)" in text
     plans_as_printed(trips, text, "{before: 1, after: 4}", "after_the_live_job")
     assert trips.rows(f"analytics.{MODEL}") == before

@@ -16,7 +16,7 @@ import yaml
 from backends import ENGINE_INDEPENDENT, POSTGRES_ONLY
 from conftest import trips_on
 from test_resilience import WAIT_LIMIT_S, FaultLock, held_at, start, wait_until
-from test_stale import MODEL, TRACKED, differing_days, full_build, published, stale
+from test_stale import AGAIN, MODEL, TRACKED, differing_days, full_build, published, stale
 from test_tampering import as_role
 
 trips = trips_on([*POSTGRES_ONLY, *ENGINE_INDEPENDENT])
@@ -89,11 +89,11 @@ def test_scans_overlapping_an_apply_and_a_rollback_never_leave_a_stale_partition
         after, found = stale(trips, "--vars", TRACKED)
         assert after.returncode == 4, after.output
         assert [s["value"] for s in found["stale"]] == differing_days(trips) == SEED_STALE
-        assert found["repair"]["cli"] == f"dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-02"
+        assert found["repair"]["cli"] == f"dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-02{AGAIN}"
         assert trips.rows(VARIANT) == held
     text = trips.backfill("stale", MODEL, "--vars", TRACKED)
     assert text.returncode == 4
-    assert f"Next: dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-02" in text.stdout, text.stdout
+    assert f"Next: dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-02{AGAIN}\n" in text.stdout, text.stdout
     assert "Nothing is stale" not in text.stdout
 
 
@@ -181,7 +181,7 @@ def test_a_stale_finding_survives_a_change_of_code_and_a_since(trips):
     model.write_text(model.read_text() + "-- and again\n")
     text = trips.backfill("stale", MODEL, "--vars", TRACKED, "--since", "2026-04-01")
     assert text.returncode == 4, text.output
-    assert f"Next: dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-02" in text.stdout, text.stdout
+    assert f"Next: dbt-backfill plan {MODEL} --partitions 2026-03-01..2026-03-02{AGAIN}\n" in text.stdout, text.stdout
     assert trips.rows(VARIANT) == before
 
 

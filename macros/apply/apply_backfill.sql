@@ -34,5 +34,6 @@
   {% do log('Applied run ' ~ run_id ~ ' to ' ~ applied.target ~ ': ' ~ applied.replaced | length ~ ' partition(s) replaced'
       ~ (' (' ~ applied.replaced | join(', ') ~ ')' if applied.replaced else '') ~ ', ' ~ applied.skipped | length
       ~ ' already equal to the approval' ~ (' (' ~ applied.skipped | join(', ') ~ ')' if applied.skipped else '') ~ '.', info=true) %}
-  {% if applied.downstream_not_rebuilt.said %}{% do log(applied.downstream_not_rebuilt.said, info=true) %}{% endif %}
+  {% set left = applied.downstream_not_rebuilt %}
+  {% if left.said %}{% do log(left.said ~ ('\n' ~ left.next_in_dbt if left.next_in_dbt else ''), info=true) %}{% endif %}
 {% endmacro %}

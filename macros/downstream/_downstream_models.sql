@@ -72,7 +72,8 @@
         {% endif %}
       {% endif %}
     {% else %}
-      {% set mapping = 'unknown' %}
+      {% set mapping, reason = 'unknown', ('it is partitioned by ' ~ spec.partition_by ~ ' (meta.backfill), not by '
+          ~ partition_by if spec.get('partition_by') else 'it declares no meta.backfill partition_by') %}
     {% endif %}
     {% set in_set_parents = [] %}
     {% for parent in node.depends_on.nodes if parent in found or parent == root.unique_id %}

@@ -3,7 +3,8 @@
   from its plan, topological order) that read the partitions the apply changed — those whose approved rows differ
   from the rows the plan found there (every column: the commitments). A view or an ephemeral model reads its
   parents when queried and is not named. Only an apply without a cascade leaves them; both paths say so with what
-  this returns: {models, changed, said}, models empty (said none) when nothing changed.
+  this returns: {models, changed, said, next_in_dbt}, models empty (said none) when nothing changed. Pure dbt
+  prints `next_in_dbt` after `said`: the find_stale scan of each.
 #}
 {% macro _downstream_not_rebuilt(downstream, partitions) %}
   {% set changed = [] %}
@@ -13,5 +14,18 @@
   {% set said = 'Not rebuilt: ' ~ models | join(', ') ~ ' (downstream; reading the partition(s) this apply changed: '
       ~ changed | join(', ') ~ '): this apply did not rebuild ' ~ ('it, so it' if models | length == 1 else 'them, so they')
       ~ ' may now differ from ' ~ ('its' if models | length == 1 else 'their') ~ ' build.' if models else none %}
-  {{ return({'models': models, 'changed': changed, 'said': said}) }}
+  {# pure dbt has no cascade (the CLI names `apply --cascade` instead): the scan that names what differs in each and
+     the plan that repairs it, a command a line (a full stop after one would be copied with it) #}
+  {% set scans, unplanned = [], [] %}
+  {% for d in downstream or [] if d.model in models %}
+    {% if d.mapping == 'same_partitions' %}
+      {% do scans.append("dbt run-operation dbt_backfill.find_stale --args '{model: " ~ d.model ~ "}'"
+                         ~ dbt_backfill._invocation_flags()) %}
+    {% else %}{% do unplanned.append(d.model) %}{% endif %}
+  {% endfor %}
+  {% set next_in_dbt = (unplanned | join(', ') ~ ' declare(s) no meta.backfill partitioned as this model is, so no '
+      ~ 'plan of dbt-backfill scopes them: rebuild them as their own jobs do.' if unplanned else '')
+      ~ ('\n' if unplanned and scans else '')
+      ~ ('Find what differs and the plan that repairs it, in this order:\n  ' ~ scans | join('\n  ') if scans else '') %}
+  {{ return({'models': models, 'changed': changed, 'said': said, 'next_in_dbt': next_in_dbt or none}) }}
 {% endmacro %}

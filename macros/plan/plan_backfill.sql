@@ -115,7 +115,7 @@
   {% else %}
     {% do log('Packet recorded in ' ~ plan.audit_relation ~ ': run ' ~ run_id ~ ', sha256 ' ~ packet_sha256 ~ '. Nothing in the target '
         ~ 'has changed. Once approved: dbt run-operation dbt_backfill.apply_backfill --args \'{run_id: ' ~ run_id ~ ', approved_sha256: '
-        ~ packet_sha256 ~ ', approved_by: <name>}\'', info=true) %}
+        ~ packet_sha256 ~ ', approved_by: <name>}\'' ~ dbt_backfill._invocation_flags(), info=true) %}
   {% endif %}
   {% do dbt_backfill._emit_result('plan_backfill', {'run_id': run_id, 'packet_sha256': packet_sha256,
       'verdict': plan.review.verdict, 'audit': plan.audit_relation, 'target': dbt_backfill._relation_name(target_relation)}) %}

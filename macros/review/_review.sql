@@ -21,14 +21,19 @@
   {% for check in checks %}{% do check.update({'number': loop.index}) %}{% endfor %}
   {% set blocking = checks | selectattr('severity', 'equalto', 'block') | list %}
   {% set warning = checks | selectattr('severity', 'equalto', 'warn') | list %}
-  {% set unknown = checks | selectattr('severity', 'equalto', 'unknown') | list %}
+  {# what is unknown: each such check, and each downstream model whose scope is (the written plan's gates list them,
+     with the data owner and the retention, which every plan leaves to a person) #}
+  {% set unknown = checks | selectattr('severity', 'equalto', 'unknown') | map(attribute='check') | map('lower') | list %}
+  {% for model in plan.get('downstream') or [] if model.mapping == 'unknown' %}
+    {% do unknown.append('the scope of downstream ' ~ model.model) %}
+  {% endfor %}
   {% if blocking %}
     {% set verdict, reason = 'BLOCK', blocking[0].check ~ ': ' ~ blocking[0].finding %}
   {% elif warning %}
     {% set verdict, reason = 'RESTRUCTURE FIRST', warning[0].check ~ ': ' ~ warning[0].finding %}
   {% else %}
     {% set verdict, reason = 'SAFE TO RUN', (values | length) ~ ' partition(s), each replaced whole ' ~ writes.unit ~ ' from a reproducible build, nothing else touched'
-        ~ ('; confirm ' ~ (unknown | length) ~ ' unknown(s) listed as gates' if unknown else '') %}
+        ~ ('; confirm ' ~ (unknown | length) ~ ' unknown(s) among its gates: ' ~ unknown | join('; ') if unknown else '') %}
   {% endif %}
   {{ return({'checks': checks, 'verdict': verdict, 'reason': reason}) }}
 {% endmacro %}

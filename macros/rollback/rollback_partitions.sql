@@ -9,10 +9,12 @@
   later run still standing wrote, or took as its own, or that a full refresh rebuilt after this run, refuses the
   whole rollback (`later_run_wrote`); a partition this run never replaced (no replacement of its own, no backup) is
   left as it is and said so, and where its apply had taken it as its own a `rolled_back` row `released` takes the
-  run off it.
+  run off it. Downstream (`downstream`: the packet's list), the runs still holding rows built from what was just
+  restored are named with the command that rolls each back (_downstream_still_applied): rolled back in either
+  order, the end is the same, but until then they hold what no longer matches their parent.
 #}
 {% macro rollback_partitions(run_id, model, target, partition_by, business_key, material_columns, partitions, additive=[],
-                             approval={}, packet_sha256=none, rolled_back_by=none) %}
+                             approval={}, packet_sha256=none, rolled_back_by=none, downstream=[]) %}
   {% do dbt_backfill._refuse_unproven_approval(model, run_id, approval, dbt_backfill._relation(target)) %}
   {% set session = dbt_backfill._write_session(target, model, partition_by, business_key, additive, material_columns, approval,
       run_id, partitions, packet_sha256) %}
@@ -27,8 +29,9 @@
     {% do dbt_backfill._progress('restoring', partition.value, loop.index0, loop.length) %}
     {% do dbt_backfill._rollback_partition(partition, run, restored) %}
   {% endfor %}
-  {% do dbt_backfill._emit_result('rolled_back', {'run_id': run_id, 'restored': restored}) %}
-  {{ return({'restored': restored}) }}
+  {% set left = dbt_backfill._downstream_still_applied(downstream, ledger, run_id, restored) %}
+  {% do dbt_backfill._emit_result('rolled_back', {'run_id': run_id, 'restored': restored, 'downstream_still_applied': left}) %}
+  {{ return({'restored': restored, 'downstream_still_applied': left}) }}
 {% endmacro %}
 
 {#

@@ -97,14 +97,14 @@
   {% set later = values | select('gt', looked_at['values'][-1]) | list
       if looked_at.how.startswith('every day ') and looked_at['values'] else [] %}
   {% set ranges = dbt_backfill._as_ranges(values, family) %}
-  {# the shell takes a date or integer range as it is; anything else is quoted for it #}
-  {% set argument = ranges if modules.re.match('^[A-Za-z0-9_.,:-]*$', ranges) else "'" ~ ranges | replace("'", "'\\''") ~ "'" %}
   {% set reason = 'a key moved to ' ~ later | join(', ') ~ ', after the last published day (dbt-backfill stale)' %}
+  {# run as the scan was: a project whose models need its --vars (or its --target) cannot plan without them #}
+  {% set same = dbt_backfill._invocation_flags() %}
   {% set repair = {'partitions': ranges, 'later': later,
-                   'cli': 'dbt-backfill plan ' ~ model ~ ' --partitions ' ~ argument
-                          ~ (" --allow-watermark-move '" ~ reason ~ "'" if later else ''),
+                   'cli': 'dbt-backfill plan ' ~ model ~ ' --partitions ' ~ dbt_backfill._shell_word(ranges)
+                          ~ (" --allow-watermark-move '" ~ reason ~ "'" if later else '') ~ same,
                    'pure_dbt': "dbt run-operation dbt_backfill.plan_backfill --args '{model: " ~ model ~ ', partitions: "'
-                               ~ ranges ~ '"' ~ (', allow_watermark_move: "' ~ reason ~ '"' if later else '') ~ "}'"} %}
+                               ~ ranges ~ '"' ~ (', allow_watermark_move: "' ~ reason ~ '"' if later else '') ~ "}'" ~ same} %}
   {% if widen and widen.first %}{% do repair.update({'first': widen.first}) %}{% endif %}
   {{ return(repair) }}
 {% endmacro %}

@@ -410,10 +410,19 @@ def applied_text(result: ApplyResult, steps: Sequence[CascadeStep], packet_path:
 
 
 def _downstream_not_rebuilt(result: ApplyResult, packet_path: Path) -> str:
-    """A plain apply changed partitions that downstream tables read: the package's words, and the CLI's way on."""
+    """A plain apply changed partitions that downstream tables read: the package's words, and the CLI's way on. The
+    cascade rebuilds only the models its plan found partitioned as this one; the others it compares with a full
+    build and names their repair (a new user's run: "rebuilds each" was said of models it never rebuilds)."""
+    mapped = {d["model"] for d in result.packet.downstream if d.get("mapping") == "same_partitions"}
+    rebuilt = [m for m in result.downstream_not_rebuilt if m in mapped]
+    compared = [m for m in result.downstream_not_rebuilt if m not in mapped]
+    does = ([f"rebuilds {', '.join(rebuilt)} behind its own gates"] if rebuilt else []) + (
+        [f"compares {', '.join(compared)} with a full build and names the repair of what differs (not partitioned as "
+         f"{result.packet.model} is, as its plan found them)"] if compared else []
+    )  # fmt: skip
     return (
-        f"{result.downstream_said} Next: `dbt-backfill apply {packet_path} --cascade` rebuilds each behind its own "
-        f"gates (the partitions applied here are skipped)."
+        f"{result.downstream_said} Next: `dbt-backfill apply {packet_path} --cascade` {' and '.join(does)} (the "
+        f"partitions applied here are skipped)."
     )
 
 
@@ -460,6 +469,7 @@ def rolled_back_json(result: RollbackResult) -> JSON:
         "restored": list(result.restored),
         "skipped": list(result.skipped),
         "not_this_runs": dict(result.not_this_runs),
+        "downstream_still_applied": [dict(run) for run in result.downstream_still_applied],
     }
 
 
@@ -470,6 +480,8 @@ def rolled_back_text(result: RollbackResult) -> str:
         f"{', '.join(result.restored) or 'nothing'}, each equal to its fingerprint before the apply{already}."
     ]
     lines += [f"Left {shown(value)} as it is, {why}." for value, why in result.not_this_runs.items()]
+    if result.downstream_said:
+        lines.append(result.downstream_said)
     return "\n".join(lines)
 
 

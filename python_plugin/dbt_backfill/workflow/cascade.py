@@ -180,7 +180,8 @@ def _step(cascade: _Cascade, downstream: Mapping[str, Any], changed: dict[str, l
         return CascadeStep(model, "not_rebuilt", f"a {downstream['mapping']}: it reads its parents when queried")
     changed[model] = None
     if downstream["mapping"] != "same_partitions":
-        reason = f" ({downstream['reason']})" if downstream.get("reason") else ""
+        # the mapping the root's plan found (the packet's): a declaration made since is read by the next plan
+        reason = f" (as the root's plan found it: {downstream['reason']})" if downstream.get("reason") else ""
         return _probed(runner, model, f"its partitions do not map onto the root's{reason}", changed)
     if unknown:
         why = f"its parent(s) {', '.join(unknown)} were not rebuilt, so what reaches it is unknown"

@@ -22,6 +22,10 @@ class RollbackResult:
     skipped: tuple[str, ...]  # already as before the apply (never replaced, or restored earlier)
     # {value: why}: partitions this run never replaced that hold what another run wrote (the ledger says which)
     not_this_runs: Mapping[str, str] = field(default_factory=dict)
+    # runs downstream still holding rows built from what was just restored, and the package's words naming each with
+    # the command that rolls it back (_downstream_still_applied); none when none
+    downstream_still_applied: tuple[Mapping[str, object], ...] = ()
+    downstream_said: str | None = None
 
 
 def rollback(runner: DbtRunner, opened: PacketFile, by: str | None = None) -> RollbackResult:
@@ -49,6 +53,7 @@ def _rollback(runner: DbtRunner, opened: PacketFile, who: str) -> RollbackResult
                     "partitions": packet.partition_args(),
                     "packet_sha256": packet.sha256(),
                     "rolled_back_by": who,
+                    "downstream": [dict(d) for d in packet.downstream],
                 },
             )
     except (BackfillError, BackfillRefused, KeyboardInterrupt) as failure:
@@ -56,9 +61,12 @@ def _rollback(runner: DbtRunner, opened: PacketFile, who: str) -> RollbackResult
         record_if_refused(runner, packet.target, packet.run_id, packet.model, failure)
         raise stopped(runner, packet, path, "rollback", failure) from None
     skipped = invocation.all("partition_skipped")
+    left = invocation.first("rolled_back").get("downstream_still_applied") or {}
     return RollbackResult(
         packet=packet,
         restored=tuple(str(r["value"]) for r in invocation.all("partition_restored")),
         skipped=tuple(str(r["value"]) for r in skipped if not r.get("note")),
         not_this_runs={str(r["value"]): r["note"] for r in skipped if r.get("note")},
+        downstream_still_applied=tuple(left.get("runs") or ()),
+        downstream_said=left.get("said"),
     )
