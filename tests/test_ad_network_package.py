@@ -201,6 +201,12 @@ def test_stale_names_exactly_the_partitions_a_full_refresh_corrects_outside_the_
     assert [s["value"] for s in found["stale"]] == CORRUPTED
     assert found["repair"]["cli"].startswith(f"dbt-backfill plan {MODEL} --partitions "), found["repair"]
     assert day(100) not in found["repair"]["cli"]
+    # the change columns the client declared for the vendor's sources (its dbt_project.yml's `sources:`) are read
+    assert {i["relation"].split(".")[-1]: i["changed_at"] for i in found["inputs"]} == {
+        "impressions_report": "synced_at",
+        "conversions_report": "synced_at",
+    }, found["inputs"]
+    assert not any("declare(s) no changed_at" in note for note in found["notes"]), found["notes"]
 
 
 def test_the_cli_repairs_the_package_model_to_a_full_refresh_and_rolls_back_byte_for_byte(client):

@@ -118,13 +118,17 @@ def test_stale_partitions_and_history_never_make_the_audit_table_so_its_owner_st
     scanned = trips.backfill("stale", "fct_trips", "--target", "planner")
     assert scanned.returncode == 4, scanned.output
     assert audit_tables(trips) == 0
-    assert "Next: dbt-backfill plan fct_trips --partitions 2026-03-01..2026-03-02" in scanned.stdout, scanned.stdout
+    # the target it was given, repeated (--target, as the scan ran)
+    assert (
+        "Next: dbt-backfill plan fct_trips --partitions 2026-03-01..2026-03-02 --target planner\n" in scanned.stdout
+    ), scanned.stdout
     [(database,)] = trips.query("select current_database()")
     nothing = "nothing is recorded for fct_trips (nothing was planned, or the table was dropped)."
     assert (
         f"Note: no audit table ({database}.{AUDIT}), so this scan was not recorded and vouches for nothing at the next "
-        "one, which compares every partition again; a read-only command never makes the table: the target's owner "
-        "does, with dbt run-operation dbt_backfill.create_audit_table --args '{model: fct_trips}'." in scanned.stdout
+        "one, which compares every partition again; a read-only command never makes the table: the first command "
+        "that records makes it (a plan, an approval given with --target, an apply), or the target's owner first, with "
+        "dbt run-operation dbt_backfill.create_audit_table --args '{model: fct_trips}'." in scanned.stdout
     ), scanned.stdout
     ledger = trips.backfill("partitions", "fct_trips", "--partitions", "2026-03-01", "--target", "planner")
     assert ledger.returncode == 0, ledger.output

@@ -55,7 +55,9 @@
     {% do log(events | length ~ ' event(s) for ' ~ scope ~ ' in ' ~ found | join(', ') ~ ', oldest first:', info=true) %}
     {# the role that wrote each row, where the engine has roles (PostgreSQL): what the checks read it by #}
     {% set attributed = events | selectattr('recorded_by') | list | length > 0 %}
-    {% set rows = [['recorded at', 'run', 'model', 'event', 'partition', 'approved by', 'by', 'outcome']
+    {# "run approved by" is the run's approver on every row of it; "done by" who did that row's act, where it records
+       one (a rollback, a clean, a full refresh) #}
+    {% set rows = [['recorded at', 'run', 'model', 'event', 'partition', 'run approved by', 'done by', 'outcome']
                    + (['recorded by'] if attributed else [])] %}
     {% for e in events %}
       {% do rows.append([(e.recorded_at | string)[:19], e.run_id or '', e.model or '', e.event, e.partition_value or '',

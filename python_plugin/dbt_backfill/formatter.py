@@ -554,7 +554,9 @@ def history_text(result: Mapping[str, Any], model: str | None, run_id: str | Non
     if events:
         # the role that wrote each row, where the engine has roles (PostgreSQL): what the checks believe it by
         attributed = any(e.get("recorded_by") for e in events)
-        headers = ["recorded at", "run", "model", "event", "partition", "approved by", "by", "outcome"]
+        # a new user read "approved by" beside a rollback's "by" as the approver of the rollback: the run's approver,
+        # and who did the row's own act where it records one (a rollback, a clean, a full refresh)
+        headers = ["recorded at", "run", "model", "event", "partition", "run approved by", "done by", "outcome"]
         rows = [
             [e["recorded_at"][:19], e["run_id"] or "", e["model"] or "", e["event"]]
             + [shown(e["partition_value"] or ""), e["approved_by"] or "", e.get("who") or ""]
