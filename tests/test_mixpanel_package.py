@@ -18,10 +18,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from backends import TRANSACTIONAL_ADAPTERS
+from backends import ENGINE_INDEPENDENT, TRANSACTIONAL_ADAPTERS
 from vendored_client import VendoredClient, ok
 
 MODEL = "mixpanel__event"
+DOWNSTREAM = ["mixpanel__daily_events", "mixpanel__monthly_events", "mixpanel__sessions"]  # no meta.backfill
 RUN_LEVEL = "dbt_run_date"  # meta.backfill.exclude_columns in the client project
 START, DAYS, PUBLISHED_DAYS = date(2026, 9, 1), 60, 58
 CORRECTED_AT = "2026-11-03 09:00:00"
@@ -164,17 +165,17 @@ def test_the_cli_repairs_the_real_package_to_a_full_refresh_as_printed_and_rolls
     assert client.partition_rows(MODEL) == before  # a scan and a plan only read
     # what is unknown, named: a new user's run read "confirm 1 unknown(s)" beside six gates in the written plan
     assert (
-        "; confirm 4 unknown(s) among its gates: watermark untouched; the scope of downstream mixpanel__daily_events; "
-        "the scope of downstream mixpanel__monthly_events; the scope of downstream mixpanel__sessions"
+        "; confirm 4 unknown(s) among its gates: watermark untouched; "
+        + "; ".join(f"the scope of downstream {m}" for m in DOWNSTREAM)
     ) in planned.stdout, planned.stdout
 
     ok(client.approve(packet))
     applied = ok(client.backfill("apply", str(packet)))
     # no downstream model is partitioned as this one: the cascade it names compares them, it rebuilds none
     assert (
-        f"Next: `dbt-backfill apply {packet} --cascade` compares mixpanel__daily_events, mixpanel__monthly_events, "
-        "mixpanel__sessions with a full build and names the repair of what differs (not partitioned as "
-        "mixpanel__event is, as its plan found them) (the partitions applied here are skipped)."
+        f"Next: `dbt-backfill apply {packet} --cascade` compares "
+        + ", ".join(f"{m} (it declares no meta.backfill partition_by)" for m in DOWNSTREAM)
+        + " with a full build and names the repair of what differs (the partitions applied here are skipped)."
     ) in applied.stdout, applied.stdout
     ok(client.backfill("verify", str(packet)))
     assert client.differing(MODEL, exclude=(RUN_LEVEL,)) == {}
@@ -186,6 +187,7 @@ def test_the_cli_repairs_the_real_package_to_a_full_refresh_as_printed_and_rolls
     assert client.partition_rows(MODEL) == before
 
 
+@pytest.mark.parametrize("mixpanel", ENGINE_INDEPENDENT, indirect=True)  # the same macros on every engine
 def test_pure_dbt_repairs_the_real_package_to_a_full_refresh_as_printed_and_rolls_it_back(client):
     before = client.partition_rows(MODEL)
     # a run-operation renders the model with the root project's vars: the package's own, which its models read

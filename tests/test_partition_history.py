@@ -578,8 +578,10 @@ def test_on_the_pure_dbt_path_a_blocked_plan_fails_the_job_and_a_person_reads_li
         "model",
         "event",
         "partition",
+        "run",
         "approved",
         "by",
+        "done",
         "by",
         "outcome",
     ]

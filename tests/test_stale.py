@@ -222,6 +222,31 @@ def test_the_repair_a_scan_names_runs_as_printed_with_the_vars_the_scan_ran_with
     assert trips.query(f"select * from analytics.{MODEL} order by trip_id") == before  # plans only read
 
 
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_the_vars_a_printed_command_repeats_read_back_as_given_whatever_yaml_made_of_them(trips):
+    """An attack (2026-12-07): a date in --vars (YAML reads `2026-01-01` as one) failed the scan, and the apply after
+    its writes, because JSON cannot carry a date; a character beyond the BMP, a float without a point, infinity and an
+    integer key read back as something else. Each command below is run as printed."""
+    given = TRACKED[:-1] + (
+        ", start_date: 2026-01-01, at: 2026-01-01 10:30:00, big: 1.0e+20, far: .inf, one: {1: one}, "
+        'note: "it\'s 😀 \\"quoted\\"\\nsecond line", listed: [1, 2.5, null, true, [a, b]]}'
+    )
+    operation = trips.dbt(
+        "run-operation", "dbt_backfill.find_stale", "--args", json.dumps({"model": MODEL}), "--vars", given
+    )
+    assert operation.returncode == 1, operation.output  # stale found: the operation fails naming the repair
+    [line] = re.findall(r"Repair them: (dbt run-operation .*)$", operation.stdout, re.M)
+    printed = shlex.split(line)
+    assert printed[-2] == "--vars" and yaml.safe_load(printed[-1]) == yaml.safe_load(given), printed[-1]
+    planned = trips.dbt(*printed[1:])
+    assert planned.returncode == 0, planned.output
+    [apply] = re.findall(r"Once approved: (dbt run-operation .*)$", planned.stdout, re.M)
+    assert yaml.safe_load(shlex.split(apply)[-1]) == yaml.safe_load(given)
+    applied = trips.dbt(*shlex.split(apply.replace("<name>", "Dana Owner"))[1:])
+    assert applied.returncode == 0, applied.output
+    assert differing_days(trips) == []
+
+
 @pytest.mark.parametrize("trips", POSTGRES_ONLY, indirect=True)
 def test_the_model_is_built_in_the_users_session_so_a_local_day_is_not_reported_stale(trips):
     """The database's time zone is America/New_York and the model derives its day with updated_at::date: a trip

@@ -128,7 +128,8 @@ def test_stale_partitions_and_history_never_make_the_audit_table_so_its_owner_st
         f"Note: no audit table ({database}.{AUDIT}), so this scan was not recorded and vouches for nothing at the next "
         "one, which compares every partition again; a read-only command never makes the table: the first command "
         "that records makes it (a plan, an approval given with --target, an apply), or the target's owner first, with "
-        "dbt run-operation dbt_backfill.create_audit_table --args '{model: fct_trips}'." in scanned.stdout
+        "`dbt run-operation dbt_backfill.create_audit_table --args '{model: fct_trips}' --target planner`."
+        in scanned.stdout
     ), scanned.stdout
     ledger = trips.backfill("partitions", "fct_trips", "--partitions", "2026-03-01", "--target", "planner")
     assert ledger.returncode == 0, ledger.output

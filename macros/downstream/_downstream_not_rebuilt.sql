@@ -14,18 +14,20 @@
   {% set said = 'Not rebuilt: ' ~ models | join(', ') ~ ' (downstream; reading the partition(s) this apply changed: '
       ~ changed | join(', ') ~ '): this apply did not rebuild ' ~ ('it, so it' if models | length == 1 else 'them, so they')
       ~ ' may now differ from ' ~ ('its' if models | length == 1 else 'their') ~ ' build.' if models else none %}
-  {# pure dbt has no cascade (the CLI names `apply --cascade` instead): the scan that names what differs in each and
-     the plan that repairs it, a command a line (a full stop after one would be copied with it) #}
-  {% set scans, unplanned = [], [] %}
+  {# pure dbt has no cascade (the CLI names `apply --cascade` instead): for a model with a partition column of its
+     own, the scan that names what differs and the plan that repairs it; for one without, the dbt run that rebuilds
+     it, as the cascade's comparison names it; a command a line (a full stop after one would be copied with it) #}
+  {% set steps = [] %}
   {% for d in downstream or [] if d.model in models %}
-    {% if d.mapping == 'same_partitions' %}
-      {% do scans.append("dbt run-operation dbt_backfill.find_stale --args '{model: " ~ d.model ~ "}'"
+    {% if d.mapping == 'same_partitions' or d.partition_by %}
+      {% do steps.append("dbt run-operation dbt_backfill.find_stale --args '{model: " ~ d.model ~ "}'"
                          ~ dbt_backfill._invocation_flags()) %}
-    {% else %}{% do unplanned.append(d.model) %}{% endif %}
+    {% else %}
+      {% do steps.append('dbt run --select ' ~ d.model ~ ('' if d.materialized == 'table' else ' --full-refresh')
+                         ~ dbt_backfill._invocation_flags()) %}
+    {% endif %}
   {% endfor %}
-  {% set next_in_dbt = (unplanned | join(', ') ~ ' declare(s) no meta.backfill partitioned as this model is, so no '
-      ~ 'plan of dbt-backfill scopes them: rebuild them as their own jobs do.' if unplanned else '')
-      ~ ('\n' if unplanned and scans else '')
-      ~ ('Find what differs and the plan that repairs it, in this order:\n  ' ~ scans | join('\n  ') if scans else '') %}
-  {{ return({'models': models, 'changed': changed, 'said': said, 'next_in_dbt': next_in_dbt or none}) }}
+  {% set next_in_dbt = 'In this order, find what differs in each and the plan that repairs it (find_stale), or rebuild '
+      ~ 'whole one that declares no meta.backfill partition_by:\n  ' ~ steps | join('\n  ') if steps else none %}
+  {{ return({'models': models, 'changed': changed, 'said': said, 'next_in_dbt': next_in_dbt}) }}
 {% endmacro %}

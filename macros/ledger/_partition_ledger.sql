@@ -5,7 +5,8 @@
               holding its approved rows), restore (`restored`) and release (`released`: a rollback with nothing of
               its own to undo) a dbt-backfill run committed there, and each allowed full refresh (`full_refresh`,
               every partition): {at, run_id, event, approved_by, approval_proof, by, fingerprint (after the write),
-              reason, backup (a replacement's), seq (its place in the trail)};
+              reason, backup (a replacement's), seq (its place in the trail), instant (a dbt-backfill write's
+              recorded_at as text, whole: `at` is cut to the second)};
     holders   per partition value, the runs whose rows it holds as the trail tells it, the last on top: a
               replacement or an adoption puts its run on top, a restore or a release takes its run off, a full
               refresh clears it. A run that is in `holders` but not on top was written over by the run on top;
@@ -49,7 +50,7 @@
       {% if named %}
         {% do run.update({'packet': named.group(1), 'partitions': (row['detail'][:named.start()]).split(', ')}) %}
       {% elif event == 'packet_recorded' and (row['detail'] or '').startswith('{') %}
-        {% do run.update({'partitions': (fromjson(row['detail']).get('partitions') or []) | map(attribute='value') | map('string') | list}) %}
+        {% do run.update({'partitions': ((fromjson(row['detail']) or {}).get('partitions') or []) | map(attribute='value') | map('string') | list}) %}
       {% endif %}
     {% elif event == 'approved' and run.approved_at is none %}
       {# an approval is dated by what proves it, never by the packet's text (issue 55): the database's clock where the
@@ -65,7 +66,7 @@
     {% elif event == 'approval_revoked' and row['recorded_by'] in run.logins and not run.get('wrote') %}
       {% do run.logins.remove(row['recorded_by']) %}
     {% elif event == 'cleaned' %}
-      {% set detail = fromjson(row['detail']) if (row['detail'] or '').startswith('{') else {} %}
+      {% set detail = (fromjson(row['detail']) if (row['detail'] or '').startswith('{') else none) or {} %}
       {% do run.update({'cleaned': {'at': at, 'by': detail.get('by')}}) %}
     {% elif event == 'full_refresh' %}
       {% for known in ledger.writes.keys() | list %}
@@ -86,8 +87,8 @@
       {% if kind %}
         {% set writes = ledger.writes.setdefault(value, []) %}
         {% set holders = ledger.holders.setdefault(value, []) %}
-        {% do writes.append({'seq': seq, 'at': at, 'run_id': row['run_id'], 'event': kind, 'approved_by': row['approved_by'],
-            'by': (row['detail'] or '')[3:] if event == 'rolled_back' and (row['detail'] or '').startswith('by ') else none,
+        {% do writes.append({'seq': seq, 'at': at, 'instant': row['recorded_at'] | string, 'run_id': row['run_id'], 'event': kind,
+            'approved_by': row['approved_by'], 'by': (row['detail'] or '')[3:] if event == 'rolled_back' and (row['detail'] or '').startswith('by ') else none,
             'fingerprint': fromjson(row['fingerprint_after']) if row['fingerprint_after'] else none, 'reason': none,
             'backup': row['detail'] if kind == 'replaced' else none}) %}
         {% if row['run_id'] in holders %}{% do holders.remove(row['run_id']) %}{% endif %}

@@ -23,13 +23,15 @@
   {# the partitions' history, read under the table's lock: no run writes them while this one reads and restores #}
   {% set ledger = dbt_backfill._partition_ledger(target_relation, partitions | map(attribute='value') | list) %}
   {% do dbt_backfill._refuse_undoing_a_later_run(ledger, run_id, model, partitions) %}
+  {# downstream, read before anything is restored: a failure to read it stops the rollback with nothing written #}
+  {% set downstream_after = dbt_backfill._downstream_still_applied(downstream, ledger, run_id) %}
   {% set run = {'run_id': run_id, 'target': target_relation, 'scope': scope, 'columns': target_columns,
                 'audit_fields': audit_fields, 'ledger': ledger, 'rolled_back_by': rolled_back_by} %}
   {% for partition in partitions %}
     {% do dbt_backfill._progress('restoring', partition.value, loop.index0, loop.length) %}
     {% do dbt_backfill._rollback_partition(partition, run, restored) %}
   {% endfor %}
-  {% set left = dbt_backfill._downstream_still_applied(downstream, ledger, run_id, restored) %}
+  {% set left = dbt_backfill._still_applied_after(downstream_after, restored) %}
   {% do dbt_backfill._emit_result('rolled_back', {'run_id': run_id, 'restored': restored, 'downstream_still_applied': left}) %}
   {{ return({'restored': restored, 'downstream_still_applied': left}) }}
 {% endmacro %}

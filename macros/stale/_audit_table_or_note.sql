@@ -10,8 +10,8 @@
     {% do result.notes.append('no audit table (' ~ dbt_backfill._relation_name(audit) ~ '), so this scan was not recorded '
         ~ 'and vouches for nothing at the next one, which compares every partition again; a read-only command never '
         ~ 'makes the table: the first command that records makes it (a plan, an approval given with --target, an '
-        ~ 'apply), or the target\'s owner first, with dbt run-operation dbt_backfill.create_audit_table --args '
-        ~ '\'{model: ' ~ model ~ '}\'') %}
+        ~ 'apply), or the target\'s owner first, with `dbt run-operation dbt_backfill.create_audit_table --args '
+        ~ '\'{model: ' ~ model ~ '}\'' ~ dbt_backfill._invocation_flags() ~ '`') %}
   {% endif %}
   {{ return(found) }}
 {% endmacro %}

@@ -99,12 +99,13 @@
   {% set ranges = dbt_backfill._as_ranges(values, family) %}
   {% set reason = 'a key moved to ' ~ later | join(', ') ~ ', after the last published day (dbt-backfill stale)' %}
   {# run as the scan was: a project whose models need its --vars (or its --target) cannot plan without them #}
-  {% set same = dbt_backfill._invocation_flags() %}
+  {% set args = '{model: ' ~ model ~ ', partitions: ' ~ dbt_backfill._as_yaml(ranges)
+      ~ (', allow_watermark_move: ' ~ dbt_backfill._as_yaml(reason) if later else '') ~ '}' %}
   {% set repair = {'partitions': ranges, 'later': later,
                    'cli': 'dbt-backfill plan ' ~ model ~ ' --partitions ' ~ dbt_backfill._shell_word(ranges)
-                          ~ (" --allow-watermark-move '" ~ reason ~ "'" if later else '') ~ same,
-                   'pure_dbt': "dbt run-operation dbt_backfill.plan_backfill --args '{model: " ~ model ~ ', partitions: "'
-                               ~ ranges ~ '"' ~ (', allow_watermark_move: "' ~ reason ~ '"' if later else '') ~ "}'" ~ same} %}
+                          ~ (" --allow-watermark-move '" ~ reason ~ "'" if later else '') ~ dbt_backfill._invocation_flags(true),
+                   'pure_dbt': 'dbt run-operation dbt_backfill.plan_backfill --args ' ~ dbt_backfill._shell_word(args)
+                               ~ dbt_backfill._invocation_flags()} %}
   {% if widen and widen.first %}{% do repair.update({'first': widen.first}) %}{% endif %}
   {{ return(repair) }}
 {% endmacro %}

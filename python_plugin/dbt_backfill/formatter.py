@@ -411,15 +411,19 @@ def applied_text(result: ApplyResult, steps: Sequence[CascadeStep], packet_path:
 
 def _downstream_not_rebuilt(result: ApplyResult, packet_path: Path) -> str:
     """A plain apply changed partitions that downstream tables read: the package's words, and the CLI's way on. The
-    cascade rebuilds only the models its plan found partitioned as this one; the others it compares with a full
-    build and names their repair (a new user's run: "rebuilds each" was said of models it never rebuilds)."""
-    mapped = {d["model"] for d in result.packet.downstream if d.get("mapping") == "same_partitions"}
-    rebuilt = [m for m in result.downstream_not_rebuilt if m in mapped]
-    compared = [m for m in result.downstream_not_rebuilt if m not in mapped]
+    cascade rebuilds only the models its plan could scope; the others it compares with a full build and names their
+    repair, each with why the plan could not scope it (a new user's run: "rebuilds each" was said of models it
+    never rebuilds)."""
+    listed = {d["model"]: d for d in result.packet.downstream}
+    rebuilt = [m for m in result.downstream_not_rebuilt if listed.get(m, {}).get("mapping") == "same_partitions"]
+    compared = [
+        f"{m} ({listed.get(m, {}).get('reason') or 'its scope unknown to the plan'})"
+        for m in result.downstream_not_rebuilt
+        if m not in rebuilt
+    ]
     does = ([f"rebuilds {', '.join(rebuilt)} behind its own gates"] if rebuilt else []) + (
-        [f"compares {', '.join(compared)} with a full build and names the repair of what differs (not partitioned as "
-         f"{result.packet.model} is, as its plan found them)"] if compared else []
-    )  # fmt: skip
+        [f"compares {', '.join(compared)} with a full build and names the repair of what differs"] if compared else []
+    )
     return (
         f"{result.downstream_said} Next: `dbt-backfill apply {packet_path} --cascade` {' and '.join(does)} (the "
         f"partitions applied here are skipped)."
