@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 
 import pytest
 import yaml
@@ -179,7 +180,10 @@ def test_stale_names_the_input_window_a_moved_key_needs_and_its_repair_then_plan
         )
         assert first in scan.stdout, scan.stdout
         command = re.search(r"^Next: (dbt-backfill plan .*)$", scan.stdout, re.M).group(1)
-        assert command == "dbt-backfill plan fct_trips_variant --partitions 2026-03-01..2026-03-02"
+        assert command == (  # the scan's vars repeated, as YAML reads them back
+            "dbt-backfill plan fct_trips_variant --partitions 2026-03-01..2026-03-02 --vars "
+            """'{"trip_events_event_time": "trip_date", "trip_events_changed_at": "updated_at"}'"""
+        )
         # pure dbt says the same first, in the failure that names the repair
         operation = trips.dbt(
             "run-operation", "dbt_backfill.find_stale", "--args", "{model: fct_trips_variant}", "--vars", tracked
@@ -191,8 +195,8 @@ def test_stale_names_the_input_window_a_moved_key_needs_and_its_repair_then_plan
         )
         before = trips.rows("analytics.fct_trips_variant")
 
-        args = command.split()[1:]  # the command as printed, after `dbt-backfill`
-        refused = trips.backfill(*args, "--vars", tracked)
+        args = shlex.split(command)[1:]  # the command as printed, after `dbt-backfill`
+        refused = trips.backfill(*args)
         assert refused.returncode == 3, refused.output
         assert "the input window does not hold for partition(s) 2026-03-01 (" in refused.stderr, refused.stderr
         declared = tracked[:-1] + ", variant_input_window: {before: 0, after: 1}}"

@@ -496,6 +496,12 @@ def test_rows_the_applier_or_the_planner_add_to_the_audit_trail_neither_void_an_
     rolled_back = trips.backfill("rollback", str(path), "--target", "applier")
     assert rolled_back.returncode == 0, rolled_back.output
     assert snapshot(trips) == unchanged
+    # what it leaves downstream only advises: a trail this role cannot trust for daily_fares (live, who owns the
+    # table, does not own daily_fares) is not read, and said so, never a refusal after the restores
+    assert (
+        f"Not read downstream: the audit trail of daily_fares (it is owned by {live}, whom {applier} does not trust to "
+        "keep it"
+    ) in rolled_back.stdout, rolled_back.stdout
 
     # pure dbt: a second `packet_recorded` and an expired `building_stages`, in the applier's name, change nothing
     pure = trips.dbt(

@@ -15,15 +15,17 @@
   member of pg_write_all_data may rewrite every table, this one included, and is refused like any other such
   role. Checked once per invocation, table and target; a no-op on the engines without roles.
 #}
-{% macro refuse_untrusted_audit_table(audit, target_relation=none, targets=none, writing=false) %}
-  {{ return(adapter.dispatch('refuse_untrusted_audit_table', 'dbt_backfill')(audit, target_relation, targets, writing)) }}
+{% macro refuse_untrusted_audit_table(audit, target_relation=none, targets=none, writing=false, refuse=true) %}
+  {{ return(adapter.dispatch('refuse_untrusted_audit_table', 'dbt_backfill')(audit, target_relation, targets, writing, refuse)) }}
 {% endmacro %}
 
-{% macro default__refuse_untrusted_audit_table(audit, target_relation=none, targets=none, writing=false) %}
-  {{ return(none) }}
+{# refuse=false: the problems, in words (none: trusted), refused by nobody and never cached: for a read that only
+   advises (a rollback naming what it leaves downstream), which then passes over a table it cannot trust #}
+{% macro default__refuse_untrusted_audit_table(audit, target_relation=none, targets=none, writing=false, refuse=true) %}
+  {{ return([]) }}
 {% endmacro %}
 
-{% macro postgres__refuse_untrusted_audit_table(audit, target_relation=none, targets=none, writing=false) %}
+{% macro postgres__refuse_untrusted_audit_table(audit, target_relation=none, targets=none, writing=false, refuse=true) %}
   {% set targets = ([target_relation] if target_relation is not none else []) + (targets or []) %}
   {% set checked = graph.setdefault('dbt_backfill_trusted_audits', {}).setdefault(invocation_id, {}) %}
   {% set key = (audit | string) ~ ' ' ~ targets | map('string') | join(' ') %}
@@ -45,6 +47,7 @@
       ~ "ANY (ARRAY[" ~ names | join(', ') ~ "]::pg_catalog.regclass[]))" if names else 'null::pg_catalog.oid[]' %}
   {% set query = dbt_backfill._audit_table_problems_query(audit, target_owners) %}
   {% set rows = dbt_backfill._execute(query).rows %}
+  {% if not refuse %}{{ return(rows | map(attribute='why') | list) }}{% endif %}
   {% if rows | map(attribute='position') | list == [4] and rows[0]['owner'] and not rows[0]['has_column'] and not writing %}
     {% do dbt_backfill._attribute_audit_rows(audit) %}
     {% do dbt_backfill._commit() %}
