@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 from backends import ENGINE_INDEPENDENT, TRANSACTIONAL_ADAPTERS
-from vendored_client import ORACLE, VendoredClient, ok
+from vendored_client import ORACLE, VendoredClient, ok, values_sql
 
 MODEL = "ad_network__campaign_report"
 DOWNSTREAM = "ad_network__account_report"
@@ -73,13 +73,6 @@ def source_rows() -> tuple[list[tuple], list[tuple]]:
                         value = round(count * rng.uniform(3, 60), 2) if goal == "purchase" else 0.0
                         conversions.append((account, campaign, day(index), goal, count, value, synced(index)))
     return impressions, conversions
-
-
-def values_sql(rows: list[tuple]) -> str:
-    def literal(value) -> str:
-        return repr(value) if isinstance(value, (int, float)) else f"'{value}'"
-
-    return ", ".join("(" + ", ".join(literal(value) for value in row) + ")" for row in rows)
 
 
 IMPRESSIONS_COLUMNS = (

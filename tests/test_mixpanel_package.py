@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 from backends import ENGINE_INDEPENDENT, TRANSACTIONAL_ADAPTERS
-from vendored_client import VendoredClient, ok
+from vendored_client import VendoredClient, ok, values_sql
 
 MODEL = "mixpanel__event"
 DOWNSTREAM = ["mixpanel__daily_events", "mixpanel__monthly_events", "mixpanel__sessions"]  # no meta.backfill
@@ -63,15 +63,6 @@ def events() -> list[tuple]:
             if rng.random() < 0.05:
                 rows.append((row[0] + "-r", *row[1:6], row[6] + 700, row[7], "Retry City", *row[9:]))
     return rows
-
-
-def values_sql(rows: list[tuple]) -> str:
-    def literal(value) -> str:
-        if value is None:
-            return "null"
-        return str(value) if isinstance(value, int) else "'" + str(value).replace("'", "''") + "'"
-
-    return ", ".join("(" + ", ".join(literal(value) for value in row) + ")" for row in rows)
 
 
 ON_DAY = 'cast("time" as date)'

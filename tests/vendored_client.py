@@ -16,6 +16,17 @@ PACKAGES = Path(__file__).resolve().parent / "packages"
 ORACLE = "full_refresh"  # the profile output (and the schema prefix) the oracle is built in
 
 
+def values_sql(rows: list[tuple]) -> str:
+    """Rows as the VALUES list of an insert: numbers as Python spells them, NULL, and text quoted."""
+
+    def literal(value) -> str:
+        if value is None:
+            return "null"
+        return repr(value) if isinstance(value, (int, float)) else "'" + str(value).replace("'", "''") + "'"
+
+    return ", ".join("(" + ", ".join(literal(value) for value in row) + ")" for row in rows)
+
+
 def ok(command, status: int = 0):
     assert command.returncode == status, command.output
     return command

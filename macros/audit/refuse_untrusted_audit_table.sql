@@ -19,8 +19,9 @@
   {{ return(adapter.dispatch('refuse_untrusted_audit_table', 'dbt_backfill')(audit, target_relation, targets, writing, refuse)) }}
 {% endmacro %}
 
-{# refuse=false: the problems, in words (none: trusted), refused by nobody and never cached: for a read that only
-   advises (a rollback naming what it leaves downstream), which then passes over a table it cannot trust #}
+{# refuse=false: the problems, in words (none: trusted), refused by nobody, and only a trusted table remembered: for a
+   read that only advises (a rollback naming what it leaves downstream), which then passes over a table it cannot
+   trust #}
 {% macro default__refuse_untrusted_audit_table(audit, target_relation=none, targets=none, writing=false, refuse=true) %}
   {{ return([]) }}
 {% endmacro %}
@@ -47,7 +48,11 @@
       ~ "ANY (ARRAY[" ~ names | join(', ') ~ "]::pg_catalog.regclass[]))" if names else 'null::pg_catalog.oid[]' %}
   {% set query = dbt_backfill._audit_table_problems_query(audit, target_owners) %}
   {% set rows = dbt_backfill._execute(query).rows %}
-  {% if not refuse %}{{ return(rows | map(attribute='why') | list) }}{% endif %}
+  {% if not refuse %}
+    {# trusted: remembered as a refusing check would remember it, so the ledger read that follows does not ask again #}
+    {% if not rows and not writing %}{% do checked.update({key: true}) %}{% endif %}
+    {{ return(rows | map(attribute='why') | list) }}
+  {% endif %}
   {% if rows | map(attribute='position') | list == [4] and rows[0]['owner'] and not rows[0]['has_column'] and not writing %}
     {% do dbt_backfill._attribute_audit_rows(audit) %}
     {% do dbt_backfill._commit() %}

@@ -103,7 +103,7 @@
       ~ (', allow_watermark_move: ' ~ dbt_backfill._as_yaml(reason) if later else '') ~ '}' %}
   {% set repair = {'partitions': ranges, 'later': later,
                    'cli': 'dbt-backfill plan ' ~ model ~ ' --partitions ' ~ dbt_backfill._shell_word(ranges)
-                          ~ (" --allow-watermark-move '" ~ reason ~ "'" if later else '') ~ dbt_backfill._invocation_flags(true),
+                          ~ (' --allow-watermark-move ' ~ dbt_backfill._shell_word(reason) if later else '') ~ dbt_backfill._invocation_flags(true),
                    'pure_dbt': 'dbt run-operation dbt_backfill.plan_backfill --args ' ~ dbt_backfill._shell_word(args)
                                ~ dbt_backfill._invocation_flags()} %}
   {% if widen and widen.first %}{% do repair.update({'first': widen.first}) %}{% endif %}
