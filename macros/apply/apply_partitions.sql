@@ -80,17 +80,19 @@
    (every stage's in one read, once all are checked: _fingerprints_of_relations). A stage gone or unsafe to read is
    refused before any stage is read. Returns the stages' relations, in the partitions' order. #}
 {% macro _approved_stages(partitions, target_relation, scope) %}
-  {% set stages = [] %}
+  {% set named = [] %}
+  {% for partition in partitions %}
+    {% do named.append(api.Relation.create(database=partition.stage.get('database'), schema=partition.stage.schema,
+                                           identifier=partition.stage.identifier)) %}
+  {% endfor %}
+  {% set stages = dbt_backfill._relations_named(named, target_relation) %}
   {% for partition in partitions %}
     {% do dbt_backfill._progress('checking the approved stages', partition.value, loop.index0, loop.length) %}
-    {% set stage_relation = adapter.get_relation(database=partition.stage.get('database'), schema=partition.stage.schema,
-                                                 identifier=partition.stage.identifier) %}
-    {% if stage_relation is none %}
+    {% if stages[loop.index0] is none %}
       {% do dbt_backfill._refuse('stage_missing',
           'the approved stage of partition ' ~ partition.value ~ ' (' ~ partition.stage.schema ~ '.' ~ partition.stage.identifier
           ~ ') no longer exists. Plan again. The target is unchanged.', {'partition': partition.value}) %}
     {% endif %}
-    {% do stages.append(stage_relation) %}
   {% endfor %}
   {% do dbt_backfill._check_sources(stages, target_relation, 'stage', partitions | map(attribute='value') | list,
                                     '. The target is unchanged.') %}

@@ -94,23 +94,26 @@
             'kind': 'stages', 'action': 'keep', 'reason': 'recorded in schema ' ~ building.stage_schema ~ ', which is not '
             ~ model.name ~ '\'s stage schema (' ~ stage_schema ~ ') in this project: not dropped'}) %}
       {% else %}
+        {% set named = [] %}
         {% for index in range(building.partitions) %}
-          {% set named = dbt_backfill._stage_relations(target_relation, stage_schema, run.run_id, index) %}
-          {% for kind in ['a', 'b', 'backup', 'whole', 'a_w'] %}
-            {% set relation = adapter.get_relation(database=named[kind].database, schema=named[kind].schema,
-                                                   identifier=named[kind].identifier) %}
-            {% if relation is not none %}
-              {% set reason = (why_backup if kind == 'backup' else why_stage) %}
-              {% if not relation.is_table %}
-                {% set reason = 'a ' ~ relation.type ~ ', not the table a plan creates: not dropped' %}
-              {% endif %}
-              {% do found.append({'run_id': run.run_id, 'model': model.name, 'relation': relation, 'target': target_relation,
-                  'kind': {'a': 'build a', 'b': 'build b', 'backup': 'backup', 'whole': 'whole build', 'a_w': 'written copy'}[kind],
-                  'unit': {'column': spec.get('partition_by'), 'value': none, 'root': layout.get('location'),
-                           'format': (layout.get('provider') or '') | lower or none},
-                  'action': 'keep' if reason else 'drop', 'reason': reason}) %}
+          {% set stages = dbt_backfill._stage_relations(target_relation, stage_schema, run.run_id, index) %}
+          {% for kind in ['a', 'b', 'backup', 'whole', 'a_w'] %}{% do named.append((kind, stages[kind])) %}{% endfor %}
+        {% endfor %}
+        {# every name looked up in one read of the catalog (_relations_named), not one search each #}
+        {% set existing = dbt_backfill._relations_named(named | map(attribute=1) | list, target_relation) %}
+        {% for kind, stage in named %}
+          {% set relation = existing[loop.index0] %}
+          {% if relation is not none %}
+            {% set reason = (why_backup if kind == 'backup' else why_stage) %}
+            {% if not relation.is_table %}
+              {% set reason = 'a ' ~ relation.type ~ ', not the table a plan creates: not dropped' %}
             {% endif %}
-          {% endfor %}
+            {% do found.append({'run_id': run.run_id, 'model': model.name, 'relation': relation, 'target': target_relation,
+                'kind': {'a': 'build a', 'b': 'build b', 'backup': 'backup', 'whole': 'whole build', 'a_w': 'written copy'}[kind],
+                'unit': {'column': spec.get('partition_by'), 'value': none, 'root': layout.get('location'),
+                         'format': (layout.get('provider') or '') | lower or none},
+                'action': 'keep' if reason else 'drop', 'reason': reason}) %}
+          {% endif %}
         {% endfor %}
       {% endif %}
     {% endfor %}

@@ -1,6 +1,6 @@
 {#
   Fingerprint both builds of every partition (the session pinned again) and summarise each partition's changes
-  against the target (change_summary, bucket digests first). Returns [planned: the packet's partitions, each
+  against the target (_change_summaries: every partition in two statements). Returns [planned: the packet's partitions, each
   {value, stage, stage_b, backup, stage_relation (for _keys_lost; dropped before the packet is written), builds,
   builds_equal, fingerprint, commitment, target_before, target_before_commitment, changes}, stages: {value, relation,
   rows} of every build a (keys_in_two_partitions, _watermark_plan)]. The proof's whole build, when there is one, is
@@ -27,6 +27,13 @@
     {% do commitment_items.append({'relation': target_relation, 'row_count': plan.target_before.row_count, 'value': plan.value}) %}
   {% endfor %}
   {% set commitments = dbt_backfill._commitments_in_scope(commitment_items, scope) %}
+  {# what replacing each partition with its build a changes, every partition in two statements (_change_summaries) #}
+  {% set pairs = [] %}
+  {% for plan in partition_plans %}
+    {% do pairs.append({'target': target_relation, 'stage': plan.relations.a, 'value': plan.value,
+                        'target_rows': plan.target_before.row_count}) %}
+  {% endfor %}
+  {% set changes = dbt_backfill._change_summaries(pairs, scope, 5, none, scope.get('excluded_names', [])) %}
   {% for plan in partition_plans %}
     {% do dbt_backfill._progress('fingerprinting and comparing the builds', plan.value, loop.index0, loop.length) %}
     {% set build_a, build_b = builds_a[loop.index0], builds_b[loop.index0] %}
@@ -43,9 +50,7 @@
         'commitment': commitments[loop.index0],
         'target_before': plan.target_before,
         'target_before_commitment': commitments[loop.length + loop.index0],
-        'changes': dbt_backfill.change_summary(target_relation, plan.relations.a, scope, plan.value,
-                                               excluded=scope.get('excluded_names', []),
-                                               target_rows=plan.target_before.row_count),
+        'changes': changes[loop.index0],
     }) %}
   {% endfor %}
   {% if proving %}

@@ -22,22 +22,29 @@ PACKET_VERSION = 1
 MAX_PACKET_BYTES = 16 * 1024 * 1024  # a plan's packet is kilobytes; a file this large was not written by one
 
 
-class _NoAliasDumper(yaml.SafeDumper):
+# libyaml's parser and emitter where PyYAML was built with it (the wheels are): a 100-partition packet (340 KB) is
+# read in 0.16 s instead of 1.03 s and written in 0.12 s instead of 0.54 s, the same documents either way
+# (DECISIONS row 157). PyYAML's own Python classes otherwise.
+_SafeDumper: type = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+_SafeLoader: type = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _NoAliasDumper(_SafeDumper):
     """Every value written out in full: a packet is read by people, and its reader refuses aliases."""
 
     def ignore_aliases(self, data: Any) -> bool:
         return True
 
 
-class _PacketLoader(yaml.SafeLoader):
+def _load_without_aliases(text: str) -> Any:
     """safe_load without anchors and aliases: nested aliases expand exponentially (a few hundred bytes that take
-    all memory), and no packet a plan writes has any."""
-
-    def compose_node(self, parent, index):
-        if self.check_event(yaml.AliasEvent):
-            event = self.peek_event()
-            raise yaml.composer.ComposerError(None, None, "a packet holds no YAML aliases", event.start_mark)
-        return super().compose_node(parent, index)
+    all memory), and no packet a plan writes has any. The text's events are read first and the first alias is
+    refused before anything is composed (libyaml's composer cannot be told to refuse them itself)."""
+    for event in yaml.parse(text, Loader=_SafeLoader):
+        if isinstance(event, yaml.AliasEvent):
+            mark = event.start_mark  # libyaml's own Mark type: said in the message the same way
+            raise yaml.composer.ComposerError(None, None, "a packet holds no YAML aliases", mark)  # type: ignore[arg-type]
+    return yaml.load(text, Loader=_SafeLoader)
 
 
 @dataclass(frozen=True)
@@ -346,7 +353,7 @@ class Packet:
                     f"{path} is {size} bytes, more than any packet a plan writes "
                     f"({MAX_PACKET_BYTES} at most). The target is unchanged."
                 )
-            data = yaml.load(Path(path).read_text(), Loader=_PacketLoader)
+            data = _load_without_aliases(Path(path).read_text())
         except FileNotFoundError:
             raise BackfillError(f"no packet at {path}. The target is unchanged.") from None
         except yaml.YAMLError as error:

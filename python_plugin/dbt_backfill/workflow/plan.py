@@ -286,10 +286,13 @@ def _stages_after_failure(runner: DbtRunner, run_id: str, keep: bool) -> str:
         found = clean_relations(runner, run_id=run_id, drop=not keep)
     except (BackfillError, BackfillRefused) as failure:
         cause = classify(str(failure))
-        return (
-            f"Its stages (run {run_id}) could not be dropped ({cause.says if cause else 'see the error'}): "
-            f"drop them with {command}."
-        )
+        # the failure's own words where no known cause names it: a plan that found nothing to change shows no
+        # other error for "see the error" to point at
+        words = [
+            line.strip() for line in str(failure).splitlines() if line.strip() and not line.strip().startswith(">")
+        ]
+        said = cause.says if cause else (words[-1][:300] if words else "no error was given")
+        return f"Its stages (run {run_id}) could not be dropped ({said}): drop them with {command}."
     if keep:
         names = [f.relation for f in found if f.kind in ("build a", "build b")]
         return f"{kept_stages_said(names)}; drop them with {command}."
