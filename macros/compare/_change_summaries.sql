@@ -12,9 +12,9 @@
   {% set pair_sides, pair_floats = [], [] %}
   {% for pair in pairs %}
     {% set label = 'cast(' ~ dbt_backfill._sql_literal(loop.index0 | string) ~ ' as ' ~ dbt.type_string() ~ ') as bf_part, ' %}
-    {% set sides = {'target': dbt_backfill._lean_side(pair.target, pair.target, scope, all_names, pair.value),
-                    'stage': dbt_backfill._lean_side(pair.stage, typed_by or pair.stage, scope, all_names,
-                                                     pair.value if typed_by is not none else none)} %}
+    {% set sides = {'target': dbt_backfill._lean_side(pair.target, pair.target, scope, all_names, pair.value, true),
+                    'stage': dbt_backfill._lean_side(pair.stage, typed_by or pair.stage, scope, all_names, pair.value,
+                                                     typed_by is not none)} %}
     {% for side in ['target', 'stage'] %}{% do lean[side].append('select ' ~ label ~ sides[side].lean) %}{% endfor %}
     {% do pair_sides.append(sides) %}
     {% do pair_floats.append(sides.target.floats) %}
@@ -50,8 +50,8 @@
 
 {# One side of a pair as change_summary reads it: {relation, key, fields, where, lean (the select list and from of
    its lean rows), floats (its float columns, whose sampled values are shown rounded: _float_shown)}, its columns
-   typed by `typed`, and filtered to the partition when `partition_value` is given. #}
-{% macro _lean_side(relation, typed, scope, names, partition_value) %}
+   typed by `typed`, and, when `filtered`, the rows of `partition_value` only (a NULL value selects none). #}
+{% macro _lean_side(relation, typed, scope, names, partition_value, filtered) %}
   {% set fields, floats, lean = [], [], [] %}
   {% for column in dbt_backfill._columns(typed, names, 'material column') %}
     {% do fields.append(dbt_backfill.canonical_text(column.name, column.data_type)) %}
@@ -59,8 +59,7 @@
     {% if dbt_backfill._type_family(column.data_type) == 'float' %}{% do floats.append(column.name) %}{% endif %}
   {% endfor %}
   {% set key = dbt_backfill._key_expression(typed, scope) %}
-  {% set where = dbt_backfill._partition_predicate(scope.partition_column, partition_value)
-      if partition_value is not none else none %}
+  {% set where = dbt_backfill._partition_predicate(scope.partition_column, partition_value) if filtered else none %}
   {{ return({'relation': relation, 'key': key, 'fields': fields, 'where': where, 'floats': floats,
              'lean': key ~ ' as bf_key, ' ~ lean | join(', ') ~ ' from ' ~ relation ~ (' where ' ~ where if where else '')}) }}
 {% endmacro %}

@@ -86,8 +86,10 @@
     {% do named.append('(table_schema = ' ~ dbt_backfill._sql_literal(relation.schema) ~ ' and table_name = '
         ~ dbt_backfill._sql_literal(relation.identifier) ~ ((' and table_catalog = ' ~ dbt_backfill._sql_literal(relation.database))
         if relation.database else '') ~ ')') %}
-    {% do listed.append('(' ~ dbt_backfill._sql_literal(relation.schema) ~ ', ' ~ dbt_backfill._sql_literal(relation.identifier)
-        ~ ', cast(' ~ (dbt_backfill._sql_literal(relation.database) if relation.database else 'null') ~ ' as ' ~ string_type ~ '))') %}
+    {# each name listed once: the join gives a catalog row once per entry it matches, and `positions` maps it back #}
+    {% set entry = '(' ~ dbt_backfill._sql_literal(relation.schema) ~ ', ' ~ dbt_backfill._sql_literal(relation.identifier)
+        ~ ', cast(' ~ (dbt_backfill._sql_literal(relation.database) if relation.database else 'null') ~ ' as ' ~ string_type ~ '))' %}
+    {% if entry not in listed %}{% do listed.append(entry) %}{% endif %}
     {% do positions.setdefault((relation.schema, relation.identifier), []).append((loop.index0, relation.database)) %}
   {% endfor %}
   {% set by_join = ' join (values ' ~ listed | join(', ') ~ ') as bf_named(bf_schema, bf_name, bf_catalog) on table_schema = bf_schema'
