@@ -8,16 +8,19 @@
   {% if not pairs %}{{ return([]) }}{% endif %}
   {% set names = [] %}{% for c in scope.material_columns %}{% do names.append(c.name) %}{% endfor %}
   {% set all_names = names + (excluded | list) %}
+  {% set string_type = dbt.type_string() %}
   {% set lean = {'target': [], 'stage': []} %}
-  {% set pair_sides, pair_floats = [], [] %}
+  {% set pair_sides = [] %}
+  {% set read_as = {} %}{# each relation's canonical columns and key, worked out once: most pairs share the target #}
   {% for pair in pairs %}
-    {% set label = 'cast(' ~ dbt_backfill._sql_literal(loop.index0 | string) ~ ' as ' ~ dbt.type_string() ~ ') as bf_part, ' %}
-    {% set sides = {'target': dbt_backfill._lean_side(pair.target, pair.target, scope, all_names, pair.value, true),
+    {% set sides = {'label': 'cast(' ~ dbt_backfill._sql_literal(loop.index0 | string) ~ ' as ' ~ string_type ~ ')',
+                    'target': dbt_backfill._lean_side(pair.target, pair.target, scope, all_names, pair.value, true, read_as),
                     'stage': dbt_backfill._lean_side(pair.stage, typed_by or pair.stage, scope, all_names, pair.value,
-                                                     typed_by is not none)} %}
-    {% for side in ['target', 'stage'] %}{% do lean[side].append('select ' ~ label ~ sides[side].lean) %}{% endfor %}
+                                                     typed_by is not none, read_as)} %}
+    {% for side in ['target', 'stage'] %}
+      {% do lean[side].append('select ' ~ sides.label ~ ' as bf_part, ' ~ sides[side].lean) %}
+    {% endfor %}
     {% do pair_sides.append(sides) %}
-    {% do pair_floats.append(sides.target.floats) %}
   {% endfor %}
   {% set kinds = ['added', 'removed', 'changed', 'excluded'] %}
   {% set counts, keys = [], [] %}
@@ -39,7 +42,7 @@
     {% for kind in kinds %}{% do by_kind[kind].sort() %}{% endfor %}
     {% do sampled.append(by_kind.changed + by_kind.excluded) %}
   {% endfor %}
-  {% set samples = dbt_backfill._changed_columns(pair_sides, all_names, sampled, pair_floats) %}
+  {% set samples = dbt_backfill._changed_columns(pair_sides, all_names, sampled) %}
   {% set summaries = [] %}
   {% for pair in pairs %}
     {% do summaries.append(dbt_backfill._summary_of(counts[loop.index0], keys[loop.index0], samples[loop.index0],
@@ -50,18 +53,25 @@
 
 {# One side of a pair as change_summary reads it: {relation, key, fields, where, lean (the select list and from of
    its lean rows), floats (its float columns, whose sampled values are shown rounded: _float_shown)}, its columns
-   typed by `typed`, and, when `filtered`, the rows of `partition_value` only (a NULL value selects none). #}
-{% macro _lean_side(relation, typed, scope, names, partition_value, filtered) %}
-  {% set fields, floats, lean = [], [], [] %}
-  {% for column in dbt_backfill._columns(typed, names, 'material column') %}
-    {% do fields.append(dbt_backfill.canonical_text(column.name, column.data_type)) %}
-    {% do lean.append(fields[-1] ~ ' as bf_c' ~ loop.index) %}
-    {% if dbt_backfill._type_family(column.data_type) == 'float' %}{% do floats.append(column.name) %}{% endif %}
-  {% endfor %}
-  {% set key = dbt_backfill._key_expression(typed, scope) %}
+   typed by `typed`, and, when `filtered`, the rows of `partition_value` only (a NULL value selects none).
+   `read_as`: the key, fields and floats already worked out for a typing relation, by its name. #}
+{% macro _lean_side(relation, typed, scope, names, partition_value, filtered, read_as) %}
+  {% set typed_name = dbt_backfill._relation_name(typed) %}
+  {% if typed_name not in read_as %}
+    {% set fields, floats, lean = [], [], [] %}
+    {% for column in dbt_backfill._columns(typed, names, 'material column') %}
+      {% do fields.append(dbt_backfill.canonical_text(column.name, column.data_type)) %}
+      {% do lean.append(fields[-1] ~ ' as bf_c' ~ loop.index) %}
+      {% if dbt_backfill._type_family(column.data_type) == 'float' %}{% do floats.append(column.name) %}{% endif %}
+    {% endfor %}
+    {% set key = dbt_backfill._key_expression(typed, scope) %}
+    {% do read_as.update({typed_name: {'key': key, 'fields': fields, 'floats': floats,
+                                       'columns': key ~ ' as bf_key, ' ~ lean | join(', ')}}) %}
+  {% endif %}
+  {% set read = read_as[typed_name] %}
   {% set where = dbt_backfill._partition_predicate(scope.partition_column, partition_value) if filtered else none %}
-  {{ return({'relation': relation, 'key': key, 'fields': fields, 'where': where, 'floats': floats,
-             'lean': key ~ ' as bf_key, ' ~ lean | join(', ') ~ ' from ' ~ relation ~ (' where ' ~ where if where else '')}) }}
+  {{ return({'relation': relation, 'key': read.key, 'fields': read.fields, 'where': where, 'floats': read.floats,
+             'lean': read.columns ~ ' from ' ~ relation ~ (' where ' ~ where if where else '')}) }}
 {% endmacro %}
 
 {# A pair's summary from its counts, its sampled keys by kind and its sample (_change_summaries). #}
@@ -128,12 +138,11 @@
 
 {# For each pair's sampled changed keys (`keys`, by pair), the columns whose canonical text differs, with the old and
    new values: both sides read for those keys only, every pair in one statement. Returns a sample per pair. #}
-{% macro _changed_columns(pair_sides, names, keys, floats) %}
+{% macro _changed_columns(pair_sides, names, keys) %}
   {% set string_type = dbt.type_string() %}
   {% set selects = [] %}
   {% for sides in pair_sides %}
     {% if keys[loop.index0] %}
-      {% set label = 'cast(' ~ dbt_backfill._sql_literal(loop.index0 | string) ~ ' as ' ~ string_type ~ ')' %}
       {% set literals = [] %}
       {% for key in keys[loop.index0] %}{% do literals.append(dbt_backfill._sql_literal(key)) %}{% endfor %}
       {% for side in ['target', 'stage'] %}
@@ -143,7 +152,7 @@
           {% do columns.append(field ~ ' as bf_canonical_' ~ loop.index) %}
           {% do columns.append('cast(' ~ adapter.quote(names[loop.index0]) ~ ' as ' ~ string_type ~ ') as bf_value_' ~ loop.index) %}
         {% endfor %}
-        {% do selects.append("select '" ~ side ~ "' as bf_side, " ~ label ~ ' as bf_part, ' ~ s.key ~ ' as bf_key, '
+        {% do selects.append("select '" ~ side ~ "' as bf_side, " ~ sides.label ~ ' as bf_part, ' ~ s.key ~ ' as bf_key, '
             ~ columns | join(', ') ~ ' from ' ~ s.relation ~ ' where ' ~ (s.where ~ ' and ' if s.where else '') ~ s.key
             ~ ' in (' ~ literals | join(', ') ~ ')') %}
       {% endfor %}
@@ -164,7 +173,7 @@
         {% for name in names %}
           {% if pair.target['bf_canonical_' ~ loop.index] != pair.stage['bf_canonical_' ~ loop.index] %}
             {% set old, new = pair.target['bf_value_' ~ loop.index], pair.stage['bf_value_' ~ loop.index] %}
-            {% set old, new = dbt_backfill._float_shown(old, new) if name in floats[position | int] else (old, new) %}
+            {% set old, new = dbt_backfill._float_shown(old, new) if name in pair_sides[position | int].target.floats else (old, new) %}
             {% do columns.update({name: {'old': dbt_backfill._sample_value(old), 'new': dbt_backfill._sample_value(new)}}) %}
           {% endif %}
         {% endfor %}
