@@ -6,7 +6,6 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from dbt_backfill.causes import classify
 from dbt_backfill.dbt_runner import DbtRunner
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.packet import Approval, Packet, PacketFile, file_sha256, plan_document_path
@@ -18,6 +17,7 @@ from dbt_backfill.workflow.approval import (
     withdraw_signatures,
 )
 from dbt_backfill.workflow.placement import refuse_elsewhere
+from dbt_backfill.workflow.state import why_unreadable
 
 
 @dataclass(frozen=True)
@@ -196,8 +196,7 @@ def record_approval(
     except BackfillRefused:
         raise
     except BackfillError as failure:
-        cause = classify(str(failure))
-        return cause.says if cause else str(failure).splitlines()[0]
+        return why_unreadable(failure)
     return None
 
 
