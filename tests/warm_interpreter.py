@@ -3,9 +3,9 @@ imported dbt, its adapters and pyspark's Connect client.
 
 Each command is a real process running the real console script (`runpy` of `.venv/bin/dbt-backfill`, with its
 own argv, working directory, environment and time zone, stdin from /dev/null, its stdout and stderr in files, and
-the interpreter's normal exit: atexit handlers, non-daemon threads joined). What it skips is the import: 2.2 s
-for dbt and 5 s for pyspark's Connect client, measured on this machine, paid by every command of the suite
-(docs/DECISIONS.md). Nothing of a command's own is imported here: dbt_backfill is imported by each child after its
+the script's own exit, dbt_backfill.script: atexit handlers run, non-daemon threads joined). What it skips is the
+import: 2.2 s for dbt and 5 s for pyspark's Connect client, measured on this machine, paid by every command of the
+suite (docs/DECISIONS.md). Nothing of a command's own is imported here: dbt_backfill is imported by each child after its
 environment is set, so a module that reads the environment at import reads the command's.
 
 The server (`python warm_interpreter.py SOCKET`) takes one request per connection: a JSON line

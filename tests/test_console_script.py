@@ -1,0 +1,72 @@
+"""The installed `dbt-backfill` script's exit (dbt_backfill.script): it skips the interpreter's teardown, never the status, a
+line of output, an atexit handler or a thread still at work. No database: the commands here stop before dbt."""
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from click.testing import CliRunner
+from dbt_backfill.cli import main
+
+SCRIPT = Path(sys.executable).parent / "dbt-backfill"
+
+
+def _script(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(SCRIPT), *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def test_the_script_ends_with_each_command_s_status_and_every_line_it_printed(tmp_path):
+    missing = str(tmp_path / "missing.yml")
+    for args, status in (
+        (["--version"], 0),
+        (["approve", missing, "--by", "Dana Owner"], 1),
+        (["plan"], 2),
+    ):
+        script = _script(*args, cwd=tmp_path)
+        in_process = CliRunner().invoke(
+            main, args, prog_name="dbt-backfill"
+        )  # click's runner mixes stderr into its output
+
+        assert (script.returncode, in_process.exit_code) == (status, status), (args, script.stderr)
+        assert script.stdout + script.stderr == in_process.output, args
+        assert script.stdout + script.stderr, args  # something was said, and all of it arrived
+
+
+def test_atexit_handlers_run_and_a_thread_still_at_work_is_waited_for(tmp_path):
+    """What a normal exit does that a user could see: a handler's last words, a non-daemon thread's last write."""
+    program = textwrap.dedent(
+        f"""
+        import atexit, sys, threading, time
+        from pathlib import Path
+        from dbt_backfill.script import run
+
+        atexit.register(lambda: print("handler ran", flush=True))
+        threading.Thread(target=lambda: (time.sleep(0.5), Path({str(tmp_path / "thread")!r}).write_text("done"))).start()
+        sys.argv = ["dbt-backfill", "--version"]
+        run()
+        """
+    )
+    ended = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+
+    assert ended.returncode == 0, ended.stderr
+    assert ended.stdout.endswith("handler ran\n") and "dbt-backfill, version" in ended.stdout
+    assert (tmp_path / "thread").read_text() == "done"
+
+
+def test_without_a_thread_at_work_the_handlers_still_run_and_the_status_stands(tmp_path):
+    program = textwrap.dedent(
+        f"""
+        import atexit, sys
+        from dbt_backfill.script import run
+
+        atexit.register(lambda: print("handler ran", flush=True))
+        sys.argv = ["dbt-backfill", "approve", {str(tmp_path / "missing.yml")!r}, "--by", "Dana Owner"]
+        run()
+        """
+    )
+    ended = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
+
+    assert ended.returncode == 1
+    assert ended.stdout == "handler ran\n"
+    assert "missing.yml" in ended.stderr
