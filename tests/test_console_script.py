@@ -1,6 +1,7 @@
 """The installed `dbt-backfill` script's exit (dbt_backfill.script): it skips the interpreter's teardown, never the status, a
 line of output, an atexit handler or a thread still at work. No database: the commands here stop before dbt."""
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -70,3 +71,37 @@ def test_without_a_thread_at_work_the_handlers_still_run_and_the_status_stands(t
     assert ended.returncode == 1
     assert ended.stdout == "handler ran\n"
     assert "missing.yml" in ended.stderr
+
+
+def test_a_closed_output_a_failed_flush_and_a_profiler_end_as_python_would_end_them(tmp_path):
+    """Started with stdout closed (cron, `>&-`): no stream to flush, the status stands. A flush that fails at the
+    end (a reader that went away): Python's own 120. Under a profiler: its report is written after the script."""
+    closed = subprocess.run(["bash", "-c", '"$0" --version >&-', str(SCRIPT)], capture_output=True, text=True)
+    assert (closed.returncode, closed.stderr) == (0, "")
+
+    program = textwrap.dedent(
+        """
+        import atexit, os, sys
+        from dbt_backfill.script import run
+
+        def reader_gone():
+            print("said late")  # buffered: stdout is a pipe and PYTHONUNBUFFERED is unset
+            read_end, write_end = os.pipe()
+            os.close(read_end)
+            os.dup2(write_end, 1)
+
+        atexit.register(reader_gone)
+        sys.argv = ["dbt-backfill", "--version"]
+        run()
+        """
+    )
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    failed = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=environment)
+    assert failed.returncode == 120, failed.stderr
+
+    report = tmp_path / "script.prof"
+    profiled = subprocess.run(
+        [sys.executable, "-m", "cProfile", "-o", str(report), str(SCRIPT), "--version"], capture_output=True, text=True
+    )
+    assert profiled.returncode == 0 and "dbt-backfill, version" in profiled.stdout, profiled.stderr
+    assert report.stat().st_size > 0

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import atexit
-import contextlib
 import gc
 import os
 import sys
 import threading
+from typing import TextIO
 
 from dbt_backfill.cli import main
 
@@ -18,9 +18,11 @@ def run() -> None:
 
     A command that reached dbt holds its parsed project, adapters and Jinja environments; freeing them object by
     object at exit took 0.56-0.69 s of every plan and apply (measured, DECISIONS row 158), a cost no output waits
-    for. What a normal exit does that matters still happens: the atexit handlers (logging's flush of dbt.log among
-    them), then stdout and stderr flushed. Where another thread is still running, or the exit carries a message
-    rather than a status, the exit is the interpreter's own."""
+    for. What a normal exit does that matters still happens: the atexit handlers (logging's flush of dbt.log, and
+    dbt-duckdb's close of a database kept open, among them), then stdout and stderr flushed, and a flush that fails
+    ends with Python's own status for it, 120. The exit is the interpreter's own where another thread is still
+    running, where the exit carries a message or a status no process can have, and under a profiler, a tracer or a
+    debugger, whose report is written after the script returns."""
     # dbt's import, parse and Jinja make millions of short-lived objects: at Python's thresholds (700, 10, 10) a plan
     # of the seed ran ~560 collections, 0.63-0.66 s; at these 7, 0.20-0.24 s, for 2-4 MB more at its peak (row 158)
     gc.set_threshold(50_000, 50, 100)
@@ -30,13 +32,25 @@ def run() -> None:
     except SystemExit as ending:
         status = 0 if ending.code is None else ending.code
     others = [t for t in threading.enumerate() if t is not threading.main_thread() and not t.daemon and t.is_alive()]
-    if others or not isinstance(status, int):
+    watched = sys.getprofile() is not None or sys.gettrace() is not None
+    if others or watched or not isinstance(status, int) or not 0 <= status <= 255:
         sys.exit(status)
     atexit._run_exitfuncs()
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):  # a reader that went away: the status still stands
+    os._exit(status if _flushed(sys.stdout, sys.stderr) else 120)
+
+
+def _flushed(*streams: TextIO | None) -> bool:
+    """Flush each stream as Python's exit does: one that is absent (started with its descriptor closed) or closed is
+    passed over; one whose flush fails (a reader that went away) is a failed exit."""
+    flushed = True
+    for stream in streams:
+        if stream is None or stream.closed:
+            continue
+        try:
             stream.flush()
-    os._exit(status)
+        except OSError:
+            flushed = False
+    return flushed
 
 
 if __name__ == "__main__":
