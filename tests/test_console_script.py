@@ -17,6 +17,13 @@ def _script(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(SCRIPT), *args], cwd=cwd, capture_output=True, text=True, timeout=120)
 
 
+def _python(program: str, **given) -> subprocess.CompletedProcess[str]:
+    """`program` (indented as written in the test) in a new interpreter, its output captured."""
+    return subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(program)], capture_output=True, text=True, timeout=120, **given
+    )
+
+
 def test_the_script_ends_with_each_command_s_status_and_every_line_it_printed(tmp_path):
     missing = str(tmp_path / "missing.yml")
     for args, status in (
@@ -25,9 +32,8 @@ def test_the_script_ends_with_each_command_s_status_and_every_line_it_printed(tm
         (["plan"], 2),
     ):
         script = _script(*args, cwd=tmp_path)
-        in_process = CliRunner().invoke(
-            main, args, prog_name="dbt-backfill"
-        )  # click's runner mixes stderr into its output
+        # click's runner mixes stderr into its output
+        in_process = CliRunner().invoke(main, args, prog_name="dbt-backfill")
 
         assert (script.returncode, in_process.exit_code) == (status, status), (args, script.stderr)
         assert script.stdout + script.stderr == in_process.output, args
@@ -36,7 +42,7 @@ def test_the_script_ends_with_each_command_s_status_and_every_line_it_printed(tm
 
 def test_atexit_handlers_run_and_a_thread_still_at_work_is_waited_for(tmp_path):
     """What a normal exit does that a user could see: a handler's last words, a non-daemon thread's last write."""
-    program = textwrap.dedent(
+    ended = _python(
         f"""
         import atexit, sys, threading, time
         from pathlib import Path
@@ -48,7 +54,6 @@ def test_atexit_handlers_run_and_a_thread_still_at_work_is_waited_for(tmp_path):
         run()
         """
     )
-    ended = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
 
     assert ended.returncode == 0, ended.stderr
     assert ended.stdout.endswith("handler ran\n") and "dbt-backfill, version" in ended.stdout
@@ -56,7 +61,7 @@ def test_atexit_handlers_run_and_a_thread_still_at_work_is_waited_for(tmp_path):
 
 
 def test_without_a_thread_at_work_the_handlers_still_run_and_the_status_stands(tmp_path):
-    program = textwrap.dedent(
+    ended = _python(
         f"""
         import atexit, sys
         from dbt_backfill.script import run
@@ -66,7 +71,6 @@ def test_without_a_thread_at_work_the_handlers_still_run_and_the_status_stands(t
         run()
         """
     )
-    ended = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=120)
 
     assert ended.returncode == 1
     assert ended.stdout == "handler ran\n"
@@ -76,10 +80,13 @@ def test_without_a_thread_at_work_the_handlers_still_run_and_the_status_stands(t
 def test_a_closed_output_a_failed_flush_and_a_profiler_end_as_python_would_end_them(tmp_path):
     """Started with stdout closed (cron, `>&-`): no stream to flush, the status stands. A flush that fails at the
     end (a reader that went away): Python's own 120. Under a profiler: its report is written after the script."""
-    closed = subprocess.run(["bash", "-c", '"$0" --version >&-', str(SCRIPT)], capture_output=True, text=True)
+    closed = subprocess.run(
+        ["bash", "-c", '"$0" --version >&-', str(SCRIPT)], capture_output=True, text=True, timeout=120
+    )
     assert (closed.returncode, closed.stderr) == (0, "")
 
-    program = textwrap.dedent(
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    failed = _python(
         """
         import atexit, os, sys
         from dbt_backfill.script import run
@@ -93,15 +100,17 @@ def test_a_closed_output_a_failed_flush_and_a_profiler_end_as_python_would_end_t
         atexit.register(reader_gone)
         sys.argv = ["dbt-backfill", "--version"]
         run()
-        """
+        """,
+        env=environment,
     )
-    environment = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-    failed = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, env=environment)
     assert failed.returncode == 120, failed.stderr
 
     report = tmp_path / "script.prof"
     profiled = subprocess.run(
-        [sys.executable, "-m", "cProfile", "-o", str(report), str(SCRIPT), "--version"], capture_output=True, text=True
+        [sys.executable, "-m", "cProfile", "-o", str(report), str(SCRIPT), "--version"],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert profiled.returncode == 0 and "dbt-backfill, version" in profiled.stdout, profiled.stderr
     assert report.stat().st_size > 0
