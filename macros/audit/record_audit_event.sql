@@ -12,11 +12,13 @@
   {% do dbt_backfill.refuse_untrusted_audit_table(audit, target_relation, writing=true) %}
   {% set columns = ['recorded_at', 'run_id', 'model', 'target', 'event', 'partition_value', 'packet_sha256',
                     'approved_by', 'fingerprint_before', 'fingerprint_after', 'duration_ms', 'outcome', 'detail'] %}
-  {% set values = [] %}
+  {% set given = {'run_id': run_id, 'target': dbt_backfill._relation_name(target_relation), 'event': event} %}
+  {% set texts = [] %}
   {% for column in columns[1:] %}
-    {% set value = {'run_id': run_id, 'target': dbt_backfill._relation_name(target_relation), 'event': event}.get(column, fields.get(column)) %}
-    {% do values.append(dbt_backfill._sql_literal(none if value is none else (value if value is string else tojson(value)))) %}
+    {% set value = given.get(column, fields.get(column)) %}
+    {% do texts.append(none if value is none else (value if value is string else tojson(value))) %}
   {% endfor %}
+  {% set values = dbt_backfill._sql_literals(texts) %}
   {% do dbt_backfill._execute('insert into ' ~ audit ~ ' (' ~ columns | join(', ') ~ ') values (current_timestamp, '
                               ~ values | join(', ') ~ ')', fetch=false) %}
 {% endmacro %}

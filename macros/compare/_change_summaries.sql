@@ -168,16 +168,21 @@
     {% set sample = [] %}
     {% for key in pair_keys %}
       {% set pair = by_key.get((position, key), {}) %}
-      {% set columns = {} %}
+      {% set changed, values = [], [] %}
       {% if pair.target and pair.stage %}
         {% for name in names %}
           {% if pair.target['bf_canonical_' ~ loop.index] != pair.stage['bf_canonical_' ~ loop.index] %}
             {% set old, new = pair.target['bf_value_' ~ loop.index], pair.stage['bf_value_' ~ loop.index] %}
             {% set old, new = dbt_backfill._float_shown(old, new) if name in pair_sides[position | int].target.floats else (old, new) %}
-            {% do columns.update({name: {'old': dbt_backfill._sample_value(old), 'new': dbt_backfill._sample_value(new)}}) %}
+            {% do changed.append(name) %}{% do values.extend([old, new]) %}
           {% endif %}
         {% endfor %}
       {% endif %}
+      {% set kept = dbt_backfill._sample_values(values) %}
+      {% set columns = {} %}
+      {% for name in changed %}
+        {% do columns.update({name: {'old': kept[2 * loop.index0], 'new': kept[2 * loop.index0 + 1]}}) %}
+      {% endfor %}
       {% do sample.append({'key': key, 'columns': columns}) %}
     {% endfor %}
     {% do samples.append(sample) %}
@@ -185,9 +190,13 @@
   {{ return(samples) }}
 {% endmacro %}
 
-{# A sampled value as the packet keeps it: at most 200 characters, then "…" (one 2 MB text made a 4 MB packet). #}
-{% macro _sample_value(value) %}
-  {% if value is none %}{{ return(none) }}{% endif %}
-  {% set text = value | string %}
-  {{ return(text[:200] ~ ('…' if text | length > 200 else '')) }}
+{# Sampled values as the packet keeps them: each at most 200 characters, then "…" (one 2 MB text made a 4 MB
+   packet); a NULL stays none. One call for a sampled row's values, not two a changed column (issue 57). #}
+{% macro _sample_values(values) %}
+  {% set kept = [] %}
+  {% for value in values %}
+    {% set text = none if value is none else value | string %}
+    {% do kept.append(none if value is none else text[:200] ~ ('…' if text | length > 200 else '')) %}
+  {% endfor %}
+  {{ return(kept) }}
 {% endmacro %}

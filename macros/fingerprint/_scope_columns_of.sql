@@ -7,11 +7,8 @@
   {% for column in scope.key_columns %}{% do key_names.append(column.name) %}{% endfor %}
   {% for column in scope.additive_columns %}{% do additive_names.append(column.name) %}{% endfor %}
   {# the partition column first: where several are missing, the one named is the partition column, as before #}
-  {% set partition = dbt_backfill._columns(relation, [scope.partition_column.name], 'partition_by')[0] %}
-  {{ return({
-      'partition': partition,
-      'material': dbt_backfill._columns(relation, names, 'material column'),
-      'key_columns': dbt_backfill._columns(relation, key_names, 'business_key'),
-      'additive': dbt_backfill._columns(relation, additive_names, 'additive'),
-  }) }}
+  {% set partition, material, key_columns, additive = dbt_backfill._columns_each(relation,
+      [([scope.partition_column.name], 'partition_by'), (names, 'material column'), (key_names, 'business_key'),
+       (additive_names, 'additive')]) %}
+  {{ return({'partition': partition[0], 'material': material, 'key_columns': key_columns, 'additive': additive}) }}
 {% endmacro %}

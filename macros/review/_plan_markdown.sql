@@ -169,15 +169,7 @@
   {% for note in [(plan.get('column_notes') or {}).get('excluded'), (plan.get('column_notes') or {}).get('run_level')] if note %}
     {% do l.append('') %}{% do l.append('**' ~ note.said ~ '**') %}
   {% endfor %}
-  {% set samples = [] %}
-  {% for p in plan.partitions %}
-    {% for s in p.changes.sample %}
-      {% set cols = [] %}{% for name, change in s.columns.items() %}{% do cols.append(dbt_backfill._shown(name) ~ (' (unchecked)' if name in plan.exclude_columns else '') ~ ' ' ~ dbt_backfill._shown(change.old) ~ ' → ' ~ dbt_backfill._shown(change.new)) %}{% endfor %}
-      {% do samples.append('- ' ~ dbt_backfill._shown(p.value) ~ ', ' ~ plan.business_key | join('|') ~ ' ' ~ dbt_backfill._shown(s.key) ~ ': ' ~ cols | join(', ')) %}
-    {% endfor %}
-    {% for key in p.changes.added_keys %}{% do samples.append('- ' ~ dbt_backfill._shown(p.value) ~ ', ' ~ plan.business_key | join('|') ~ ' ' ~ dbt_backfill._shown(key) ~ ': added') %}{% endfor %}
-    {% for key in p.changes.removed_keys %}{% do samples.append('- ' ~ dbt_backfill._shown(p.value) ~ ', ' ~ plan.business_key | join('|') ~ ' ' ~ dbt_backfill._shown(key) ~ ': removed') %}{% endfor %}
-  {% endfor %}
+  {% set samples = dbt_backfill._markdown_samples(plan) %}
   {% if samples %}
     {% do l.append('') %}
     {% do l.append('Changed rows (sample, old → new):') %}
@@ -185,6 +177,42 @@
     {% do l.extend(samples) %}
   {% endif %}
   {{ return(l) }}
+{% endmacro %}
+
+{# The changed rows' samples, a line each: the partition, the key and each changed column's old and new value; the
+   keys added and removed. Every value they show is escaped in one call (_shown_each), then read back in order. #}
+{% macro _markdown_samples(plan) %}
+  {% set values = [] %}
+  {% for p in plan.partitions %}
+    {% for s in p.changes.sample %}
+      {% do values.extend([p.value, s.key]) %}
+      {% for name, change in s.columns.items() %}{% do values.extend([name, change.old, change.new]) %}{% endfor %}
+    {% endfor %}
+    {% for key in p.changes.added_keys + p.changes.removed_keys %}{% do values.extend([p.value, key]) %}{% endfor %}
+  {% endfor %}
+  {% set shown = dbt_backfill._shown_each(values) %}
+  {% set position = namespace(at=0) %}
+  {% set key_names = plan.business_key | join('|') %}
+  {% set samples = [] %}
+  {% for p in plan.partitions %}
+    {% for s in p.changes.sample %}
+      {% set line = '- ' ~ shown[position.at] ~ ', ' ~ key_names ~ ' ' ~ shown[position.at + 1] ~ ': ' %}
+      {% set position.at = position.at + 2 %}
+      {% set cols = [] %}
+      {% for name in s.columns %}
+        {% do cols.append(shown[position.at] ~ (' (unchecked)' if name in plan.exclude_columns else '') ~ ' '
+            ~ shown[position.at + 1] ~ ' → ' ~ shown[position.at + 2]) %}
+        {% set position.at = position.at + 3 %}
+      {% endfor %}
+      {% do samples.append(line ~ cols | join(', ')) %}
+    {% endfor %}
+    {% for key in p.changes.added_keys + p.changes.removed_keys %}
+      {% do samples.append('- ' ~ shown[position.at] ~ ', ' ~ key_names ~ ' ' ~ shown[position.at + 1] ~ ': '
+          ~ ('added' if loop.index0 < p.changes.added_keys | length else 'removed')) %}
+      {% set position.at = position.at + 2 %}
+    {% endfor %}
+  {% endfor %}
+  {{ return(samples) }}
 {% endmacro %}
 
 {# Execution Batches: approval, deadline, canary, control, batches, retry, rate. #}
