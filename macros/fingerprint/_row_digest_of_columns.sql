@@ -4,8 +4,9 @@
 {% macro _row_digest_of_columns(columns) %}
   {% set remembered = dbt_backfill._memo('row_digest_of_columns') %}
   {% set signature = [] %}
-  {% for column in columns %}{% do signature.append(column.name ~ '\x1f' ~ column.data_type) %}{% endfor %}
-  {% set key = signature | join('\x1e') %}
+  {% for column in columns %}{% do signature.append([column.name, column.data_type | string]) %}{% endfor %}
+  {# JSON: no name or type, whatever characters it holds, can make two lists one key #}
+  {% set key = tojson(signature) %}
   {% if key not in remembered %}
     {% set row_fields = [] %}
     {% for column in columns %}{% do row_fields.append(dbt_backfill.canonical_text(column.name, column.data_type)) %}{% endfor %}

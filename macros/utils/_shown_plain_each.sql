@@ -3,10 +3,13 @@
 {% macro _shown_plain_each(values, width=80) %}
   {% set shown = [] %}
   {% for value in values %}
-    {% set text = '' if value is none else value | string %}
-    {% set cut = text[:width] ~ ('…' if text | length > width else '') %}
-    {% do shown.append('NULL' if value is none else cut if modules.re.fullmatch('[A-Za-z0-9_ .:+\\-/,@…]*', cut)
-        else tojson(cut)) %}
+    {% if value is none %}
+      {% do shown.append('NULL') %}
+    {% else %}
+      {% set text = value | string %}
+      {% set cut = text[:width] ~ ('…' if text | length > width else '') %}
+      {% do shown.append(cut if modules.re.fullmatch('[A-Za-z0-9_ .:+\\-/,@…]*', cut) else tojson(cut)) %}
+    {% endif %}
   {% endfor %}
   {{ return(shown) }}
 {% endmacro %}
