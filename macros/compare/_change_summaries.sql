@@ -195,7 +195,7 @@
 {% macro _sample_values(values) %}
   {% set kept = [] %}
   {% for value in values %}
-    {% set text = none if value is none else value | string %}
+    {% set text = value | string %}
     {% do kept.append(none if value is none else text[:200] ~ ('…' if text | length > 200 else '')) %}
   {% endfor %}
   {{ return(kept) }}

@@ -6,5 +6,5 @@
   {% for column in dbt_backfill._columns(relation, key_names, 'business_key') %}
     {% do fields.append(dbt_backfill.canonical_text(column.name, column.data_type)) %}
   {% endfor %}
-  {{ return(fields | join(" || '|' || ")) }}
+  {{ return(dbt_backfill._canonical_row(fields)) }}
 {% endmacro %}

@@ -6,8 +6,6 @@
    records as the basis of a vouch for a partition it compared). #}
 {% macro _fingerprints_by_partition(from, columns, partition_column, where, checksum=false) %}
   {% set string_type = dbt.type_string() %}
-  {% set fields = [] %}
-  {% for column in columns %}{% do fields.append(dbt_backfill.canonical_text(column.name, column.data_type)) %}{% endfor %}
   {% set family = dbt_backfill._type_family(partition_column.data_type) %}
   {% set sql %}
     select bf_partition, bf_rows, {{ dbt_backfill.sha256_hex('bf_summary') }} as bf_sha256{{ ', bf_sum' if checksum }}
@@ -17,7 +15,7 @@
              {%- if checksum %}, cast(sum(bf_row_hash) as {{ string_type }}) as bf_sum{% endif %}
       from (
         select {{ adapter.quote(partition_column.name) }} as bf_partition,
-               {{ dbt_backfill._row_digest(fields) }} as bf_row_digest
+               {{ dbt_backfill._row_digest_of_columns(columns) }} as bf_row_digest
                {%- if checksum %}, {{ dbt_backfill._row_hash(columns) }} as bf_row_hash{% endif %}
         from {{ from }}
         where {{ where }}
