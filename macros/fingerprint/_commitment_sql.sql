@@ -28,20 +28,45 @@
   {{ return(sql) }}
 {% endmacro %}
 
+{# What a commitment statement reads, {source, carried, width}: one branch's relation (and its `where`), its bucket
+   width `k` a constant; or, labelled, the union of every branch's rows (_union_of_alike: their columns are typed
+   alike), each carrying its label, header and k (`bf_partition, bf_header, bf_k`), so that the row digest's SQL is
+   written once, not once a branch. #}
+{% macro _commitment_read(branches) %}
+  {% if branches[0].label is none %}
+    {% set branch = branches[0] %}
+    {{ return({'source': branch.relation ~ (' where ' ~ branch.where if branch.where else ''), 'carried': '',
+               'width': branch.k}) }}
+  {% endif %}
+  {% set parts = [] %}
+  {% for branch in branches %}
+    {% do parts.append({'relation': branch.relation, 'where': branch.where, 'labels': [['bf_partition', branch.label],
+        ['bf_header', 'cast(' ~ dbt_backfill._commitment_header(branch) ~ ' as ' ~ dbt.type_string() ~ ')'],
+        ['bf_k', branch.k | string]]}) %}
+  {% endfor %}
+  {{ return({'source': dbt_backfill._union_of_alike(parts, branches[0].columns),
+             'carried': 'bf_partition, bf_header, bf_k, ', 'width': 'bf_k'}) }}
+{% endmacro %}
+
+{# A row's bucket: the first `width` characters of its digest, none ('') where the width is 0. #}
+{% macro _commitment_bucket(width, substr='substr') %}
+  {% if width is number %}
+    {{ return((substr ~ '(bf_row_digest, 1, ' ~ width ~ ')') if width else "''") }}
+  {% endif %}
+  {{ return("case when " ~ width ~ " = 0 then '' else " ~ substr ~ "(bf_row_digest, 1, " ~ width ~ ") end") }}
+{% endmacro %}
+
 {% macro default___commitment_sql(branches) %}
   {% set grouped = branches[0].label is not none %}
+  {% set read = dbt_backfill._commitment_read(branches) %}
   {% set rows %}
-    {% for branch in branches %}
-    {% if not loop.first %}union all{% endif %}
     select
-      {% if grouped %}{{ branch.label }} as bf_partition, cast({{ dbt_backfill._commitment_header(branch) }} as {{ dbt.type_string() }}) as bf_header,{% endif %}
-      bf_row_digest, {{ ('substr(bf_row_digest, 1, ' ~ branch.k ~ ')') if branch.k else "''" }} as bf_bucket
+      {% if grouped %}bf_partition, bf_header,{% endif %}
+      bf_row_digest, {{ dbt_backfill._commitment_bucket(read.width) }} as bf_bucket
     from (
-      select {{ branch.row_digest }} as bf_row_digest
-      from {{ branch.relation }}
-      {% if branch.where %}where {{ branch.where }}{% endif %}
+      select {{ read.carried }}{{ branches[0].row_digest }} as bf_row_digest
+      from {{ read.source }}
     ) bf_rows
-    {% endfor %}
   {% endset %}
   {{ return(dbt_backfill._commitment_of_rows(branches, rows, dbt_backfill._sorted_concat('bf_row_digest', ''))) }}
 {% endmacro %}
@@ -57,19 +82,16 @@
      than the built-in unnest(anyarray) and would stand in for it. #}
 {% macro postgres___commitment_sql(branches) %}
   {% set grouped = branches[0].label is not none %}
+  {% set read = dbt_backfill._commitment_read(branches) %}
   {% set rows %}
-    {% for branch in branches %}
-    {% if not loop.first %}union all{% endif %}
     select
-      {% if grouped %}{{ branch.label }} as bf_partition, cast({{ dbt_backfill._commitment_header(branch) }} as text) as bf_header,{% endif %}
-      {{ ('pg_catalog.substr(bf_row_digest, 1, ' ~ branch.k ~ ')') if branch.k else "''" }} collate "C" as bf_bucket,
+      {% if grouped %}bf_partition, bf_header,{% endif %}
+      {{ dbt_backfill._commitment_bucket(read.width, 'pg_catalog.substr') }} collate "C" as bf_bucket,
       bf_row_digest collate "C" as bf_row_digest
     from (
-      select pg_catalog.unnest(array[{{ branch.row_digest }}]) as bf_row_digest
-      from {{ branch.relation }}
-      {% if branch.where %}where {{ branch.where }}{% endif %}
+      select {{ read.carried }}pg_catalog.unnest(array[{{ branches[0].row_digest }}]) as bf_row_digest
+      from {{ read.source }}
     ) bf_rows
-    {% endfor %}
     order by {{ '1, 2, 3, 4' if grouped else '1, 2' }}
   {% endset %}
   {{ return(dbt_backfill._commitment_of_rows(branches, rows,

@@ -32,16 +32,15 @@
   {{ return(groups) }}
 {% endmacro %}
 
-{# The fingerprints of relations typed alike (_typed_alike's members), by index: one statement, and one more for the
-   duplicate keys. #}
+{# The fingerprints of relations typed alike (_typed_alike's members), by index: one statement over the union of their
+   rows, and one more for the duplicate keys. #}
 {% macro _fingerprints_of_alike(members, scope, count_duplicate_keys) %}
   {% set string_type = dbt.type_string() %}
   {% set first = members[0].own %}
-  {% set rows, duplicates = [], [] %}
+  {% set parts, duplicates = [], [] %}
   {% for member in members %}
     {% set label = 'cast(' ~ dbt_backfill._sql_literal(member.index) ~ ' as ' ~ string_type ~ ')' %}
-    {% do rows.append(dbt_backfill._fingerprint_rows_sql(member.relation, member.own.material, member.own.key_columns,
-        member.own.additive, none, label)) %}
+    {% do parts.append({'relation': member.relation, 'where': none, 'labels': [['bf_partition', label]]}) %}
     {% if count_duplicate_keys and first.key_columns %}
       {% do duplicates.append('select ' ~ label ~ ' as bf_partition, cast(count(*) as ' ~ string_type ~ ') as duplicate_keys from ('
           ~ dbt_backfill._duplicate_keys_sql(member.relation, member.own.key_columns, none) ~ ') bf_duplicated') %}
@@ -52,7 +51,12 @@
     {% do duplicate_keys.update({row['bf_partition']: row['duplicate_keys'] | int}) %}
   {% endfor %}
   {% set found = {} %}
-  {% set sql = dbt_backfill._fingerprint_totals_sql(rows | join(' union all '), first.additive | length, true) %}
+  {# the members' columns are typed alike: the row expressions are written once, over their union #}
+  {% set read = dbt_backfill._union_of_alike(parts,
+      (first.material + first.key_columns + first.additive) | map(attribute='name') | list) %}
+  {% set rows = dbt_backfill._fingerprint_rows_sql(read, first.material, first.key_columns, first.additive, none,
+                                                   'bf_partition') %}
+  {% set sql = dbt_backfill._fingerprint_totals_sql(rows, first.additive | length, true) %}
   {% for row in dbt_backfill._execute(sql).rows %}
     {% do found.update({row['bf_partition']: dbt_backfill._fingerprint_of_row(row, first.material, first.additive,
         duplicate_keys.get(row['bf_partition'], 0) if count_duplicate_keys else none)}) %}
