@@ -18,10 +18,12 @@
                     'stage': dbt_backfill._lean_side(pair.stage, typed_by or pair.stage, scope, all_names, pair.value,
                                                      typed_by is not none, read_as)} %}
     {% for side in ['target', 'stage'] %}
-      {% do lean[side].append('select ' ~ sides.label ~ ' as bf_part, ' ~ sides[side].lean) %}
+      {% do lean[side].append(sides[side]) %}
     {% endfor %}
     {% do pair_sides.append(sides) %}
   {% endfor %}
+  {% do lean.update({'target': dbt_backfill._lean_rows(lean.target, pair_sides),
+                     'stage': dbt_backfill._lean_rows(lean.stage, pair_sides)}) %}
   {% set kinds = ['added', 'removed', 'changed', 'excluded'] %}
   {% set counts, keys = [], [] %}
   {% for pair in pairs %}
@@ -52,26 +54,58 @@
 {% endmacro %}
 
 {# One side of a pair as change_summary reads it: {relation, key, fields, where, lean (the select list and from of
-   its lean rows), floats (its float columns, whose sampled values are shown rounded: _float_shown)}, its columns
-   typed by `typed`, and, when `filtered`, the rows of `partition_value` only (a NULL value selects none).
-   `read_as`: the key, fields and floats already worked out for a typing relation, by its name. #}
+   its lean rows), columns (its select list alone), alike (where the relation is read with its own columns' types:
+   those types and that select list, which relations read alike share; else none), floats (its float columns, whose
+   sampled values are shown rounded: _float_shown)}, its columns typed by `typed`, and, when `filtered`, the rows of
+   `partition_value` only (a NULL value selects none). `read_as`: the key, fields and floats already worked out for a
+   typing relation, by its name. #}
 {% macro _lean_side(relation, typed, scope, names, partition_value, filtered, read_as) %}
   {% set typed_name = dbt_backfill._relation_name(typed) %}
   {% if typed_name not in read_as %}
     {% set fields, floats, lean = [], [], [] %}
-    {% for column in dbt_backfill._columns(typed, names, 'material column') %}
+    {% set key_names = scope.key_columns | map(attribute='name') | list %}
+    {% set columns, key_columns = dbt_backfill._columns_each(typed, [(names, 'material column'), (key_names, 'business_key')]) %}
+    {% for column in columns %}
       {% do fields.append(dbt_backfill.canonical_text(column.name, column.data_type)) %}
       {% do lean.append(fields[-1] ~ ' as bf_c' ~ loop.index) %}
       {% if dbt_backfill._type_family(column.data_type) == 'float' %}{% do floats.append(column.name) %}{% endif %}
     {% endfor %}
     {% set key = dbt_backfill._key_expression(typed, scope) %}
-    {% do read_as.update({typed_name: {'key': key, 'fields': fields, 'floats': floats,
-                                       'columns': key ~ ' as bf_key, ' ~ lean | join(', ')}}) %}
+    {% set select_list = key ~ ' as bf_key, ' ~ lean | join(', ') %}
+    {% do read_as.update({typed_name: {'key': key, 'fields': fields, 'floats': floats, 'columns': select_list,
+        'names': names + key_names,
+        'alike': select_list ~ '\x1f' ~ dbt_backfill._types_signature(columns + key_columns)}}) %}
   {% endif %}
   {% set read = read_as[typed_name] %}
   {% set where = dbt_backfill._partition_predicate(scope.partition_column, partition_value) if filtered else none %}
   {{ return({'relation': relation, 'key': read.key, 'fields': read.fields, 'where': where, 'floats': read.floats,
+             'columns': read.columns, 'names': read.names,
+             'alike': read.alike if dbt_backfill._relation_name(relation) == typed_name else none,
              'lean': read.columns ~ ' from ' ~ relation ~ (' where ' ~ where if where else '')}) }}
+{% endmacro %}
+
+{# The lean rows of one side of every pair (`sides`, in the pairs' order; `pair_sides` for their labels), as selects
+   to join by union: the sides read alike (_lean_side's `alike`) in one select whose expressions are written once,
+   over the union of their rows as they are (_union_of_alike); any other side in a select of its own. DuckDB planned
+   the plan's 200-branch change summaries, each branch with every column's canonical text, longer than it ran them
+   (issue 57). #}
+{% macro _lean_rows(sides, pair_sides) %}
+  {% set groups, selects = {}, [] %}
+  {% for side in sides %}
+    {% set label = pair_sides[loop.index0].label %}
+    {% if side.alike is none %}
+      {% do selects.append('select ' ~ label ~ ' as bf_part, ' ~ side.lean) %}
+    {% else %}
+      {% do groups.setdefault(side.alike, []).append({'side': side, 'part': {'relation': side.relation,
+          'where': side.where, 'labels': [['bf_part', label]]}}) %}
+    {% endif %}
+  {% endfor %}
+  {% for members in groups.values() %}
+    {% set first = members[0].side %}
+    {% do selects.append('select bf_part, ' ~ first.columns ~ ' from '
+        ~ dbt_backfill._union_of_alike(members | map(attribute='part') | list, first.names)) %}
+  {% endfor %}
+  {{ return(selects) }}
 {% endmacro %}
 
 {# A pair's summary from its counts, its sampled keys by kind and its sample (_change_summaries). #}
@@ -140,23 +174,33 @@
    new values: both sides read for those keys only, every pair in one statement. Returns a sample per pair. #}
 {% macro _changed_columns(pair_sides, names, keys) %}
   {% set string_type = dbt.type_string() %}
-  {% set selects = [] %}
+  {% set selects, groups = [], {} %}
   {% for sides in pair_sides %}
     {% if keys[loop.index0] %}
-      {% set literals = [] %}
-      {% for key in keys[loop.index0] %}{% do literals.append(dbt_backfill._sql_literal(key)) %}{% endfor %}
+      {% set literals = dbt_backfill._sql_literals(keys[loop.index0]) %}
       {% for side in ['target', 'stage'] %}
         {% set s = sides[side] %}
-        {% set columns = [] %}
+        {% set columns = [s.key ~ ' as bf_key'] %}
         {% for field in s.fields %}
           {% do columns.append(field ~ ' as bf_canonical_' ~ loop.index) %}
           {% do columns.append('cast(' ~ adapter.quote(names[loop.index0]) ~ ' as ' ~ string_type ~ ') as bf_value_' ~ loop.index) %}
         {% endfor %}
-        {% do selects.append("select '" ~ side ~ "' as bf_side, " ~ sides.label ~ ' as bf_part, ' ~ s.key ~ ' as bf_key, '
-            ~ columns | join(', ') ~ ' from ' ~ s.relation ~ ' where ' ~ (s.where ~ ' and ' if s.where else '') ~ s.key
-            ~ ' in (' ~ literals | join(', ') ~ ')') %}
+        {% set where = (s.where ~ ' and ' if s.where else '') ~ s.key ~ ' in (' ~ literals | join(', ') ~ ')' %}
+        {% set labels = [['bf_side', "'" ~ side ~ "'"], ['bf_part', sides.label]] %}
+        {% if s.alike is none %}
+          {% do selects.append("select '" ~ side ~ "' as bf_side, " ~ sides.label ~ ' as bf_part, '
+              ~ columns | join(', ') ~ ' from ' ~ s.relation ~ ' where ' ~ where) %}
+        {% else %}
+          {# read alike (_lean_side): the columns' expressions once, over the union of their rows (_lean_rows) #}
+          {% set group = groups.setdefault(side ~ '\x1f' ~ s.alike, {'columns': columns, 'names': s.names, 'parts': []}) %}
+          {% do group.parts.append({'relation': s.relation, 'where': where, 'labels': labels}) %}
+        {% endif %}
       {% endfor %}
     {% endif %}
+  {% endfor %}
+  {% for group in groups.values() %}
+    {% do selects.append('select bf_side, bf_part, ' ~ group.columns | join(', ') ~ ' from '
+        ~ dbt_backfill._union_of_alike(group.parts, group.names)) %}
   {% endfor %}
   {% set by_key = {} %}
   {% for row in (dbt_backfill._execute(selects | join(' union all ')).rows if selects else []) %}
