@@ -102,8 +102,8 @@
   {% endfor %}
   {% for members in groups.values() %}
     {% set first = members[0].side %}
-    {% do selects.append('select bf_part, ' ~ first.columns ~ ' from '
-        ~ dbt_backfill._union_of_alike(members | map(attribute='part') | list, first.names)) %}
+    {% set read = dbt_backfill._union_of_alike(members | map(attribute='part') | list, first.names) %}
+    {% do selects.append('select ' ~ read.labels.bf_part ~ ' as bf_part, ' ~ first.columns ~ ' from ' ~ read.from) %}
   {% endfor %}
   {{ return(selects) }}
 {% endmacro %}
@@ -199,8 +199,9 @@
     {% endif %}
   {% endfor %}
   {% for group in groups.values() %}
-    {% do selects.append('select bf_side, bf_part, ' ~ group.columns | join(', ') ~ ' from '
-        ~ dbt_backfill._union_of_alike(group.parts, group.names)) %}
+    {% set read = dbt_backfill._union_of_alike(group.parts, group.names) %}
+    {% do selects.append('select ' ~ read.labels.bf_side ~ ' as bf_side, ' ~ read.labels.bf_part ~ ' as bf_part, '
+        ~ group.columns | join(', ') ~ ' from ' ~ read.from) %}
   {% endfor %}
   {% set by_key = {} %}
   {% for row in (dbt_backfill._execute(selects | join(' union all ')).rows if selects else []) %}

@@ -30,8 +30,8 @@
 
 {# What a commitment statement reads, {source, carried, width}: one branch's relation (and its `where`), its bucket
    width `k` a constant; or, labelled, the union of every branch's rows (_union_of_alike: their columns are typed
-   alike), each carrying its label, header and k (`bf_partition, bf_header, bf_k`), so that the row digest's SQL is
-   written once, not once a branch. #}
+   alike), each carrying its label, header and k (as `bf_partition, bf_header, bf_k`), so that the row digest's SQL
+   is written once, not once a branch. #}
 {% macro _commitment_read(branches) %}
   {% if branches[0].label is none %}
     {% set branch = branches[0] %}
@@ -44,8 +44,9 @@
         ['bf_header', 'cast(' ~ dbt_backfill._commitment_header(branch) ~ ' as ' ~ dbt.type_string() ~ ')'],
         ['bf_k', branch.k | string]]}) %}
   {% endfor %}
-  {{ return({'source': dbt_backfill._union_of_alike(parts, branches[0].columns),
-             'carried': 'bf_partition, bf_header, bf_k, ', 'width': 'bf_k'}) }}
+  {% set read = dbt_backfill._union_of_alike(parts, branches[0].columns) %}
+  {{ return({'source': read.from, 'width': 'bf_k', 'carried': read.labels.bf_partition ~ ' as bf_partition, '
+             ~ read.labels.bf_header ~ ' as bf_header, ' ~ read.labels.bf_k ~ ' as bf_k, '}) }}
 {% endmacro %}
 
 {# A row's bucket: the first `width` characters of its digest, none ('') where the width is 0. #}

@@ -54,8 +54,8 @@
   {# the members' columns are typed alike: the row expressions are written once, over their union #}
   {% set read = dbt_backfill._union_of_alike(parts,
       (first.material + first.key_columns + first.additive) | map(attribute='name') | list) %}
-  {% set rows = dbt_backfill._fingerprint_rows_sql(read, first.material, first.key_columns, first.additive, none,
-                                                   'bf_partition') %}
+  {% set rows = dbt_backfill._fingerprint_rows_sql(read.from, first.material, first.key_columns, first.additive, none,
+                                                   read.labels.bf_partition) %}
   {% set sql = dbt_backfill._fingerprint_totals_sql(rows, first.additive | length, true) %}
   {% for row in dbt_backfill._execute(sql).rows %}
     {% do found.update({row['bf_partition']: dbt_backfill._fingerprint_of_row(row, first.material, first.additive,
