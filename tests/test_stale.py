@@ -223,6 +223,51 @@ def test_the_repair_a_scan_names_runs_as_printed_with_the_vars_the_scan_ran_with
 
 
 @pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
+def test_a_packet_planned_with_vars_is_applied_verified_and_rolled_back_by_the_commands_printed_for_it(trips):
+    """A run of P10's project (2026-12-07): a plan given --vars wrote a packet whose next command, the approval's
+    `Next: dbt-backfill apply <packet>` (and the written plan's), ran without them; where a var names the model's
+    relation the apply refused as printed ("this project ... resolves events_latest to ..."). The packet records its
+    plan's --vars and every command on it uses them unless given others: the approval's `Next:` is run as printed,
+    then verify and rollback without --vars."""
+    aliased = "{variant_alias: fct_trips_aliased}"
+    assert trips.dbt("run", "-s", MODEL, "--vars", aliased).returncode == 0
+    # a trip that arrives late on 2026-03-01, after the aliased table was published
+    trips.query(
+        "insert into raw.trip_events values (991, 1991, date '2026-03-01', 19.75, 'completed', timestamp '2026-03-05 10:00:00')"
+    )
+    published_before = trips.rows("analytics.fct_trips_aliased")
+    variant_before = trips.rows(f"analytics.{MODEL}")
+
+    planned = trips.backfill("plan", MODEL, "--partitions", "2026-03-01", "--vars", aliased, "--json")
+    assert planned.returncode == 0, planned.output
+    path = Path(json.loads(planned.stdout.strip().splitlines()[-1])["packet"])
+    assert yaml.safe_load(path.read_text())["dbt_vars"] == aliased
+    assert "then `dbt-backfill apply " in path.with_suffix(".md").read_text()
+    approved = trips.approve(path)
+    assert approved.returncode == 0, approved.output
+    [apply] = re.findall(r"Next: (dbt-backfill apply \S+)$", approved.stdout, re.M)
+
+    # other vars given are used: they name another relation, and the packet is refused as planned elsewhere
+    elsewhere = trips.backfill(*shlex.split(apply)[1:], "--vars", "{variant_alias: fct_trips_other}")
+    assert elsewhere.returncode == 3, elsewhere.output
+    assert "resolves fct_trips_variant to " in elsewhere.stderr and "fct_trips_other" in elsewhere.stderr
+    assert "Run it without --target and --vars (the packet's own are used)" in elsewhere.stderr
+    assert trips.rows("analytics.fct_trips_aliased") == published_before
+
+    applied = trips.backfill(*shlex.split(apply)[1:])
+    assert applied.returncode == 0, applied.output
+    assert trips.rows(f"analytics.{MODEL}") == variant_before  # the model's relation without the vars: untouched
+    assert (
+        trips.dbt("run", "-s", MODEL, "--full-refresh", "--vars", "{variant_alias: fct_trips_rebuilt}").returncode == 0
+    )
+    assert trips.rows("analytics.fct_trips_aliased") == trips.rows("analytics.fct_trips_rebuilt") != published_before
+    assert trips.backfill("verify", str(path)).returncode == 0
+    rolled_back = trips.backfill("rollback", str(path))  # without --vars too
+    assert rolled_back.returncode == 0, rolled_back.output
+    assert trips.rows("analytics.fct_trips_aliased") == published_before
+
+
+@pytest.mark.parametrize("trips", ENGINE_INDEPENDENT, indirect=True)
 def test_the_vars_a_printed_command_repeats_read_back_as_given_whatever_yaml_made_of_them(trips):
     """An attack (2026-12-07): a date in --vars (YAML reads `2026-01-01` as one) failed the scan, and the apply after
     its writes, because JSON cannot carry a date; a character beyond the BMP, a float without a point, infinity and an

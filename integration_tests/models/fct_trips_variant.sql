@@ -19,8 +19,10 @@
                            renders it, so an input window cannot be applied to it
     variant_post_hook: <sql>   a post-hook, run in the publication's own transaction (test_plan_cost keeps
                            autovacuum off the table from the moment it exists)
+    variant_alias: <name>  the model's relation is named <name> (a var that decides where it is published)
 #}
 {{ config(materialized=var('variant_materialized', 'incremental'), incremental_strategy='append',
+          alias=var('variant_alias', none),
           post_hook=([var('variant_post_hook')] if var('variant_post_hook', '') else []),
           partition_by=(['trip_date'] if target.type == 'spark' else none),
           file_format=(var('spark_file_format', 'parquet') if target.type == 'spark' else none)) }}

@@ -4,8 +4,9 @@
   (python_plugin/dbt_backfill/packet.py) is a typed view of this shape: it reads, writes and binds it and builds
   none of it, and tests/test_plan_review.py holds the two equal, field by field, on both paths
   Adding a field means one line here and one field in `Packet`.
-  `bound`: what only the caller knows: created_at (else now, UTC), dbt_target (the CLI's --target), cascade_of (a
-  cascade's root) and downstream_bindings (what each downstream model runs, compiled by the CLI with the root).
+  `bound`: what only the caller knows: created_at (else now, UTC), dbt_target and dbt_vars (the CLI's --target and
+  --vars; the vars only where given), cascade_of (a cascade's root) and downstream_bindings (what each downstream
+  model runs, compiled by the CLI with the root).
   `given`: the contract as the caller gave it: partition_by as meta.backfill spells it, the watermark's settings,
   and the materialization (for the allowance of a `table` model).
 #}
@@ -51,6 +52,7 @@
       'expires_at': plan.expires_at | string if plan.expires_at else none,
       'approval': none,
   } %}
+  {% if bound.get('dbt_vars') %}{% do document.update({'dbt_vars': bound.dbt_vars}) %}{% endif %}
   {% if plan.get('column_notes') is not none %}{% do document.update({'column_notes': plan.column_notes}) %}{% endif %}
   {{ return(document) }}
 {% endmacro %}

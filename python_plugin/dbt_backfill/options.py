@@ -85,10 +85,15 @@ class Call:
         shared = {name: given.pop(name) for name in CALL_OPTIONS}
         return cls(**shared, progress=Progress.on_terminal(command, as_json=shared["as_json"]))
 
-    def runner(self, planned_target: str | None = None) -> DbtRunner:
-        """dbt on this project; the target given, else the one the packet was planned with, else the default."""
+    def runner(self, planned_target: str | None = None, planned_vars: str | None = None) -> DbtRunner:
+        """dbt on this project; the target and the vars given, else those the packet was planned with (its
+        `dbt_target`, `dbt_vars`), else dbt's defaults. The packet comes back from the package through dbt's log,
+        where dbt masks a secret's value as `*****`: vars holding a mask are not passed on as if they were values."""
         target = self.dbt_target or planned_target
-        options = DbtOptions.found(self.project_dir, self.profiles_dir, target, self.dbt_vars)
+        vars_ = self.dbt_vars if self.dbt_vars is not None else planned_vars
+        if vars_ is not None and self.dbt_vars is None and "*****" in vars_:
+            vars_ = None
+        options = DbtOptions.found(self.project_dir, self.profiles_dir, target, vars_)
         return DbtRunner(options, observer=self.progress, timings=self.timings)
 
     def names_the_target(self) -> bool:

@@ -212,6 +212,9 @@ class Packet:
     # {excluded: {columns, rows, partitions, said} | None, run_level: {columns, partitions, said} | None}: what the
     # plan says of its columns (macros/review/_column_notes.sql); absent from packets written before issue 53
     column_notes: Mapping[str, Any] | None = None
+    # the --vars the plan ran with, as given (YAML text), which every command on the packet passes dbt unless given
+    # others: a var may decide the model's relation or be required to parse it; absent when the plan had none
+    dbt_vars: str | None = None
     approval: Approval | None = None
     version: int = PACKET_VERSION
 
@@ -225,6 +228,7 @@ class Packet:
             "target_relation": self.target.to_dict(),
             "adapter": self.adapter,
             "dbt_target": self.dbt_target,
+            **({"dbt_vars": self.dbt_vars} if self.dbt_vars is not None else {}),
             "partition_by": self.partition_by,
             "business_key": list(self.business_key),
             "order_by": list(self.order_by),
@@ -273,6 +277,7 @@ class Packet:
             target=RelationRef.from_dict(data["target_relation"]),
             adapter=str(data["adapter"]),
             dbt_target=data.get("dbt_target"),
+            dbt_vars=data.get("dbt_vars"),
             partition_by=str(data["partition_by"]),
             business_key=tuple(data["business_key"]),
             order_by=tuple(data.get("order_by") or ()),

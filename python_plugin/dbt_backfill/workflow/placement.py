@@ -24,8 +24,8 @@ def refuse_elsewhere(runner: DbtRunner, packet: Packet) -> None:
             f"{planned_with}), but this project with target {target} resolves "
             f"{packet.model} to {relation} on {adapter or 'an unknown adapter'}: the packet is for another target or "
             f"database, or was edited. A packet runs only where it was planned: nothing was read or written, not even "
-            f"an audit row. The target is unchanged. Run it without --target (the packet's own is used), or plan again "
-            f"here.",
+            f"an audit row. The target is unchanged. Run it without --target and --vars (the packet's own are used), or "
+            f"plan again here.",
             {
                 "planned": {"adapter": packet.adapter, **packet.target.to_dict()},
                 "resolved": {"adapter": adapter, **relation.to_dict()},

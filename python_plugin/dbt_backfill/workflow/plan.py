@@ -406,6 +406,7 @@ def _plan_stages(
             "bound": {
                 "created_at": now.isoformat(timespec="seconds"),
                 "dbt_target": runner.options.target,
+                "dbt_vars": runner.options.vars,
                 "cascade_of": dict(request.cascade_of) if request.cascade_of else None,
                 # each downstream model bound by what it runs, compiled with the root (code_binding): a cascade
                 # approves its plan in the root approver's name only while that is unchanged
