@@ -2,18 +2,20 @@
 
 import dataclasses
 import datetime as dt
+import json
 import re
 from pathlib import Path
 
 import dbt_backfill
 import pytest
 import yaml
-from dbt_backfill.dbt_runner import redact, require_supported_adapter
+from dbt_backfill.dbt_runner import _scrubbed, recordable_vars, redact, require_supported_adapter
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Changes, Packet, PacketFile, PartitionPlan, RelationRef
 from dbt_backfill.workflow.approval import approval_problem
 from dbt_backfill.workflow.approve import approve as approve_packet
+from dbt_common.exceptions.base import scrub_secrets
 
 REPO = Path(__file__).resolve().parent.parent
 NOW = dt.datetime(2026, 3, 25, 12, 0, tzinfo=dt.timezone.utc)
@@ -136,6 +138,39 @@ def test_fingerprints_compare_as_values():
 def test_secret_environment_values_are_redacted():
     env = {"DBT_ENV_SECRET_PG": "hunter2-secret", "PGPASSWORD": "s3cr3t!", "HOME": "/root"}
     assert redact("login hunter2-secret with s3cr3t! at /root", env) == "login **** with **** at /root"
+
+
+def test_a_secret_a_result_carries_escaped_in_its_json_is_masked_once_decoded():
+    """A helper's attack (2026-12-08): a result arrives on dbt's log as JSON text, masked as a line; a secret holding a
+    quote, a backslash or a character beyond ASCII is escaped there, not found, and came back whole once decoded."""
+    secret = 'pässwort"x\\y'
+    line = json.dumps({"sample": f"fare of {secret}", "list": [secret, {secret: 1}]})
+    assert secret not in line and json.loads(scrub_secrets(line, [secret]))["list"][0] == secret  # the line's mask
+    masked = _scrubbed(json.loads(scrub_secrets(line, [secret])), [secret], scrub_secrets)
+    assert masked == {"sample": "fare of *****", "list": ["*****", {"*****": 1}]}
+
+
+def test_a_packets_vars_are_passed_on_unless_masked_or_the_packages_own():
+    """A command on a packet passes dbt the plan's --vars when given none (DECISIONS row 161), except vars dbt masked
+    as a secret's, and vars setting the package's own: where the audit trail is read and what an approval must be
+    are the operator's to say, not the file's being checked (a helper's attack: an edited packet naming the audit
+    schema in which a forged `planned` row waits)."""
+    given = "{variant_alias: fct_trips_aliased, window: {before: 1}}"
+    assert dataclasses.replace(make_packet(), dbt_vars=given).vars_passed_on() == given
+    assert make_packet().vars_passed_on() is None
+    for withheld in ('{note: "*****"}', "{dbt_backfill_audit_schema: elsewhere}", "{DBT_BACKFILL_APPROVAL: {}}", "[1]"):
+        assert dataclasses.replace(make_packet(), dbt_vars=withheld).vars_passed_on() is None, withheld
+    # and a plan records no vars that hold a secret's value, as written or as YAML reads them (escaped, a character
+    # beyond ASCII): they cannot be masked inside YAML text the way dbt masks a line
+    env = {"DBT_ENV_SECRET_NOTE": 'pässwort"x', "HOME": "/root"}
+    assert recordable_vars(given, env) == given and recordable_vars(None, env) is None
+    for holding in (
+        '{note: "pässwort\\"x"}',
+        '{note: "p\\xe4sswort\\"x"}',
+        "{n: 'pässwort\"x'}",
+        '{"pässwort\\"x": 1}',
+    ):
+        assert recordable_vars(holding, env) is None, holding
 
 
 def test_package_and_plugin_carry_one_version():

@@ -251,7 +251,10 @@ def test_a_packet_planned_with_vars_is_applied_verified_and_rolled_back_by_the_c
     elsewhere = trips.backfill(*shlex.split(apply)[1:], "--vars", "{variant_alias: fct_trips_other}")
     assert elsewhere.returncode == 3, elsewhere.output
     assert "resolves fct_trips_variant to " in elsewhere.stderr and "fct_trips_other" in elsewhere.stderr
-    assert "Run it without --target and --vars (the packet's own are used)" in elsewhere.stderr
+    assert (
+        "Run it without --target, with the --vars it was planned with (the packet's `dbt_vars`, used when none are "
+        "given unless they set a dbt_backfill_ var), or plan again here." in elsewhere.stderr
+    )
     assert trips.rows("analytics.fct_trips_aliased") == published_before
 
     applied = trips.backfill(*shlex.split(apply)[1:])

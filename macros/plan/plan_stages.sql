@@ -9,7 +9,7 @@
       checks: [...], cost_warning: {rows, bytes}, allowances: {...}, code: {...}, batch_size: N, commands: {...},
       approval_ttl: <days> | <N>d | <N>h, input_window: {before: N, after: N} | null, from_ranges: [...],
       window_proof_max_age: <days> | null, prove_window: full | null, chosen_by: <text> | null,
-      bound: {created_at, dbt_target, cascade_of, downstream_bindings}}'
+      bound: {created_at, dbt_target, dbt_vars, cascade_of, downstream_bindings}}'
   from_ranges: the values that only a range named (left out when neither the target nor the build holds them)
   chosen_by: how the partitions were chosen where the planner did not name them (plan --stale), for the scope
 #}

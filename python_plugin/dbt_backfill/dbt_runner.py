@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+import yaml
+
 from dbt_backfill import __version__, template_cache
 from dbt_backfill.causes import classify
 from dbt_backfill.errors import BackfillError, BackfillRefused
@@ -47,6 +49,50 @@ def redact(text: str, environ: Mapping[str, str] | None = None) -> str:
         if value and len(value) >= 4 and (SECRET_NAME.search(name) or name.startswith("DBT_ENV_SECRET_")):
             text = text.replace(value, "****")
     return text
+
+
+def recordable_vars(given: str | None, environ: Mapping[str, str] | None = None) -> str | None:
+    """The --vars a packet records (`dbt_vars`), or None: not vars holding a secret's value (`redact`'s), in their
+    text or in any text YAML reads from them. YAML text escapes what it holds (`\\"`, `\\xe4`), so a secret in
+    it cannot be masked the way dbt masks a line: such vars are not recorded, and the commands on the packet are given
+    them again, as before DECISIONS row 161."""
+    if given is None or redact(given, environ) != given:
+        return None
+    try:
+        read = yaml.safe_load(given)
+    except yaml.YAMLError:
+        return given  # dbt refuses them as it parses; nothing here to mask
+    texts: list[str] = []
+
+    def gather(value: Any) -> None:
+        if isinstance(value, str):
+            texts.append(value)
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                gather(key)
+                gather(item)
+        elif isinstance(value, list):
+            for item in value:
+                gather(item)
+
+    gather(read)
+    return None if any(redact(text, environ) != text for text in texts) else given
+
+
+def _scrubbed(value: Any, secrets: list[str], scrub: Callable[[str, list[str]], str]) -> Any:
+    """A decoded result with every secret's value masked in each of its strings, as dbt masks its log lines. The
+    line was masked too, but a result arrives as JSON text, which escapes a quote, a backslash or a character
+    beyond ASCII: a secret holding one is not found there, and would come back whole once decoded (a helper's
+    attack: a secret `pässwort"x` given in --vars was written to the packet in clear)."""
+    if not secrets:
+        return value
+    if isinstance(value, str):
+        return scrub(value, secrets)
+    if isinstance(value, list):
+        return [_scrubbed(item, secrets, scrub) for item in value]
+    if isinstance(value, dict):
+        return {_scrubbed(k, secrets, scrub): _scrubbed(v, secrets, scrub) for k, v in value.items()}
+    return value
 
 
 def require_supported_adapter(adapter_type: str) -> None:
@@ -340,7 +386,8 @@ class DbtRunner:
                 # on dbt's debug level unless the operation was asked to show them (_emit_result)
                 if name in ("JinjaLogInfo", "JinjaLogDebug") and "<<dbt_backfill:" in message:
                     for match in RESULT.finditer(message):
-                        read.results.append(MacroResult(match["kind"], json.loads(match["payload"])))
+                        payload = json.loads(match["payload"])
+                        read.results.append(MacroResult(match["kind"], _scrubbed(payload, secrets, scrub_secrets)))
                         self._observed(read.results[-1])
                         stop_here = self._stop_requested is not None and match["kind"] in self._safe_stops
                 if event.info.level == "error" and message.strip():

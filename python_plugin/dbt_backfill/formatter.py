@@ -3,6 +3,7 @@ result the workflow read from the target or its audit trail; nothing here reads 
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -294,6 +295,14 @@ def approved_json(approved: Approved) -> JSON:
     return {"status": "approved", "recorded": approved.not_recorded is None, **approved.approval.to_dict()}
 
 
+def _apply_command(packet: Packet, path: Path) -> str:
+    """`dbt-backfill apply <packet>`, with the plan's --vars where the packet records vars it does not pass on by
+    itself (Packet.vars_passed_on): a value dbt masked stays masked here, for the operator to fill in."""
+    if packet.dbt_vars is None or packet.vars_passed_on() is not None:
+        return f"dbt-backfill apply {path}"
+    return f"dbt-backfill apply {path} --vars {shlex.quote(packet.dbt_vars)}"
+
+
 def approved_text(approved: Approved, path: Path) -> str:
     approval, review = approved.approval, approved.packet.review
     written = approved.written_plan
@@ -327,19 +336,19 @@ def approved_text(approved: Approved, path: Path) -> str:
         return (
             f"Approval of run {approved.packet.run_id} recorded as given by the role {approved.given_by} (the "
             f"database's own attribution): a further approval of packet sha256 {approval.packet_sha256}, approved by "
-            f"{approval.approved_by}. Next: dbt-backfill apply {path}"
+            f"{approval.approved_by}. Next: {_apply_command(approved.packet, path)}"
         )
     if signed is not None and approved.further:
         return (
             f"Signed by {signed.principal} (key {signed.key}) at {signed.approved_at}: a further approval of packet "
             f"sha256 {approval.packet_sha256}, approved by {approval.approved_by}. Written to {signed.path}. "
-            f"Next: dbt-backfill apply {path}"
+            f"Next: {_apply_command(approved.packet, path)}"
         )
     proven = f" Signed by the key {signed.key}, written to {signed.path}." if signed else ""
     return (
         f"Approved by {approval.approved_by}: packet sha256 {approval.packet_sha256}.{proven}"
         f"{verdict}{reviewed}{trail} Any later edit voids this approval. Apply by {approved.packet.expires_at}. "
-        f"Next: dbt-backfill apply {path}"
+        f"Next: {_apply_command(approved.packet, path)}"
     )
 
 

@@ -87,12 +87,9 @@ class Call:
 
     def runner(self, planned_target: str | None = None, planned_vars: str | None = None) -> DbtRunner:
         """dbt on this project; the target and the vars given, else those the packet was planned with (its
-        `dbt_target`, `dbt_vars`), else dbt's defaults. The packet comes back from the package through dbt's log,
-        where dbt masks a secret's value as `*****`: vars holding a mask are not passed on as if they were values."""
+        `dbt_target`, and `Packet.vars_passed_on`), else dbt's defaults."""
         target = self.dbt_target or planned_target
         vars_ = self.dbt_vars if self.dbt_vars is not None else planned_vars
-        if vars_ is not None and self.dbt_vars is None and "*****" in vars_:
-            vars_ = None
         options = DbtOptions.found(self.project_dir, self.profiles_dir, target, vars_)
         return DbtRunner(options, observer=self.progress, timings=self.timings)
 

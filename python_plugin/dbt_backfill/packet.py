@@ -329,6 +329,22 @@ class Packet:
             for p in self.partitions
         ]
 
+    def vars_passed_on(self) -> str | None:
+        """The plan's --vars that a command on this packet passes dbt when given none (as it does `dbt_target`), or
+        None. Not vars dbt masked as a secret's (the packet comes back from the package through dbt's log, which
+        writes `*****` for the value), nor vars that set one of the package's own (`dbt_backfill_*`: the audit
+        schema, the approval policy): where the trail is read, and what an approval must be, are the operator's to
+        say on the command line, not the file's being checked."""
+        if self.dbt_vars is None or "*****" in self.dbt_vars:
+            return None
+        try:
+            given = yaml.safe_load(self.dbt_vars)
+        except yaml.YAMLError:
+            return None
+        if not isinstance(given, dict) or any(str(name).lower().startswith("dbt_backfill") for name in given):
+            return None
+        return self.dbt_vars
+
     @property
     def watermark_config(self) -> Mapping[str, str] | None:
         return (self.watermark or {}).get("config")

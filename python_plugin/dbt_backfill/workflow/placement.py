@@ -24,7 +24,8 @@ def refuse_elsewhere(runner: DbtRunner, packet: Packet) -> None:
             f"{planned_with}), but this project with target {target} resolves "
             f"{packet.model} to {relation} on {adapter or 'an unknown adapter'}: the packet is for another target or "
             f"database, or was edited. A packet runs only where it was planned: nothing was read or written, not even "
-            f"an audit row. The target is unchanged. Run it without --target and --vars (the packet's own are used), or "
+            f"an audit row. The target is unchanged. Run it without --target, with the --vars it was planned with (the "
+            f"packet's `dbt_vars`, used when none are given unless they set a dbt_backfill_ var), or "
             f"plan again here.",
             {
                 "planned": {"adapter": packet.adapter, **packet.target.to_dict()},

@@ -17,7 +17,7 @@ from typing import Any, Callable
 
 from dbt_backfill import __version__
 from dbt_backfill.causes import classify
-from dbt_backfill.dbt_runner import DbtRunner, ModelNode
+from dbt_backfill.dbt_runner import DbtRunner, ModelNode, recordable_vars
 from dbt_backfill.errors import BackfillError, BackfillRefused, Interrupted, restated
 from dbt_backfill.packet import Packet, PartitionPlan, plan_document_path
 from dbt_backfill.signals import holding_signals
@@ -406,7 +406,7 @@ def _plan_stages(
             "bound": {
                 "created_at": now.isoformat(timespec="seconds"),
                 "dbt_target": runner.options.target,
-                "dbt_vars": runner.options.vars,
+                "dbt_vars": recordable_vars(runner.options.vars),
                 "cascade_of": dict(request.cascade_of) if request.cascade_of else None,
                 # each downstream model bound by what it runs, compiled with the root (code_binding): a cascade
                 # approves its plan in the root approver's name only while that is unchanged
