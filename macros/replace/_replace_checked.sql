@@ -41,8 +41,9 @@
   {# The commitment, where there is one, decides: equal commitments are equal rows, every column, so the fingerprint
      is computed only to say how they differ (one scan, not two, per partition on the way to a write). #}
   {# expected.row_count sets the buckets: rows that are not the approved ones cannot match whatever the count says #}
-  {% set committed = dbt_backfill._commitment_in_scope(rows.relation, scope, expected.row_count, partition_value, true)
-                     if commitment is not none else none %}
+  {% set checked = dbt_backfill._commitment_and_keys_outside(rows.relation, target_relation, scope, partition_value,
+                                                            expected.row_count, commitment is not none, keys_outside) %}
+  {% set committed = checked.commitment %}
   {% if commitment is none or committed != commitment %}
     {% set read = dbt_backfill._fingerprint_in_scope(rows.relation, scope, partition_value, true) %}
     {% if not dbt_backfill._same_fingerprint(read, expected) %}
@@ -62,7 +63,7 @@
     {% endif %}
   {% endif %}
   {% if keys_outside is not none %}
-    {% set twice = dbt_backfill._keys_also_outside(rows.relation, target_relation, scope, keys_outside, expected.row_count) %}
+    {% set twice = checked.twice %}
     {% if twice %}
       {% set described = [] %}
       {% for found in twice %}{% do described.append(found.key ~ ' (also in ' ~ found.also_in ~ ')') %}{% endfor %}
