@@ -3,10 +3,11 @@
    _commitment_in_scope and _keys_also_outside read them; where both are wanted, in one statement: one round trip a
    partition instead of two (issue 57). {commitment, twice (the keys found)}, each none where not wanted. The keys'
    statement, a sample ordered by key, is joined to the commitment's one row, so a partition with no such key still
-   gives the commitment (its key columns null). #}
+   gives the commitment (its key columns null). Spark reads them in two, as before: a join without a condition is an
+   implicit cartesian product there, which a cluster may refuse (spark.sql.crossJoin.enabled false). #}
 {% macro _commitment_and_keys_outside(rows_relation, target_relation, scope, partition_value, row_count, with_commitment,
                                       values) %}
-  {% if not with_commitment or values is none %}
+  {% if not with_commitment or values is none or adapter.type() == 'spark' %}
     {{ return({'commitment': dbt_backfill._commitment_in_scope(rows_relation, scope, row_count, partition_value, true)
                              if with_commitment else none,
                'twice': dbt_backfill._keys_also_outside(rows_relation, target_relation, scope, values, row_count)
