@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 
 import pytest
 import yaml
@@ -207,10 +208,13 @@ def test_one_answer_after_clean_drops_a_later_runs_backups_and_a_day_is_written_
 
     cleaned = trips.backfill("clean", str(b), "--drop-backups")
     assert cleaned.returncode == 0, cleaned.output
+    # the command repeats the vars clean ran with (DECISIONS row 154): b's, which its packet records (row 161)
+    ran_with = shlex.quote(json.dumps(yaml.safe_load(other)))
     assert (
         f"Note: run {run_a} can no longer be rolled back on 2026-03-02: run {run_b} wrote over it there and its "
-        f"backups are dropped now, so `dbt-backfill rollback {a}` is refused (it would undo run {run_b}, which nothing "
-        f"can undo now); to change it, plan again: `dbt-backfill plan {MODEL} --partitions 2026-03-02`."
+        f"backups are dropped now, so `dbt-backfill rollback {a} --vars {ran_with}` is refused (it would undo run "
+        f"{run_b}, which nothing can undo now); to change it, plan again: `dbt-backfill plan {MODEL} --partitions "
+        "2026-03-02`."
     ) in cleaned.stdout, cleaned.stdout
     held = trips.rows(VARIANT)
 

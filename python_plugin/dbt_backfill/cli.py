@@ -126,7 +126,7 @@ def approve(
     an approval (--revoke). Given --project-dir, --profiles-dir or --target, it also records the approval in the
     target's audit trail, as your login; else the first apply does."""
     opened = PacketFile.read(packet)
-    runner = call.runner(opened.packet.dbt_target, opened.packet.vars_passed_on()) if call.names_the_target() else None
+    runner = call.runner_for(opened.packet) if call.names_the_target() else None
     done = approve_.approve_command(opened, by, key, revoke, despite, runner, call.project())
     call.emit(formatter.approve_json(done), formatter.approve_text(done, packet))
 
@@ -148,7 +148,7 @@ def apply(
     """Replace the approved partitions of PACKET, one transaction each (Spark: one swap of the partition's
     directory each): the canary first, then batches, with the target and a control partition checked after each."""
     opened = PacketFile.read(packet)
-    runner = call.runner(opened.packet.dbt_target, opened.packet.vars_passed_on())
+    runner = call.runner_for(opened.packet)
     if then_cascade:
         cascaded = cascade.apply_cascade(runner, opened, batch_size, allow_source_drift=allow_source_drift)
         result, steps, left = cascaded.root, cascaded.steps, cascaded.left_stale
@@ -167,7 +167,7 @@ def apply(
 def verify(packet: Path, call: options.Call) -> None:
     """Check that the target's partitions still equal PACKET's approved fingerprints."""
     opened = PacketFile.read(packet)
-    result = verify_.verify(call.runner(opened.packet.dbt_target, opened.packet.vars_passed_on()), opened)
+    result = verify_.verify(call.runner_for(opened.packet), opened)
     call.emit(formatter.verified_json(result), formatter.verified_text(result))
 
 
@@ -178,7 +178,7 @@ def rollback(packet: Path, by: str | None, call: options.Call) -> None:
     """Restore PACKET's replaced partitions from their backups, one transaction each (Spark: a swap back to the old
     directory each)."""
     opened = PacketFile.read(packet)
-    result = rollback_.rollback(call.runner(opened.packet.dbt_target, opened.packet.vars_passed_on()), opened, by)
+    result = rollback_.rollback(call.runner_for(opened.packet), opened, by)
     call.emit(formatter.rolled_back_json(result), formatter.rolled_back_text(result))
 
 
@@ -190,7 +190,7 @@ def status(packet: Path, call: options.Call) -> None:
     the command to run next. Reads only (but an audit table from an earlier version is brought up to date once,
     when its owner runs it)."""
     opened = PacketFile.read(packet)
-    state = status_.status(call.runner(opened.packet.dbt_target, opened.packet.vars_passed_on()), opened)
+    state = status_.status(call.runner_for(opened.packet), opened)
     call.emit(formatter.state_json(state), formatter.state_text(state))
 
 
@@ -203,9 +203,7 @@ def clean(packet, run_id, orphans, older_than, yes, drop_backups, by, call: opti
     options.check_clean(packet, run_id, orphans, older_than, yes, drop_backups)
     if packet:
         opened = PacketFile.read(packet)
-        cleaned = clean_.clean(
-            call.runner(opened.packet.dbt_target, opened.packet.vars_passed_on()), opened, drop_backups, by
-        )
+        cleaned = clean_.clean(call.runner_for(opened.packet), opened, drop_backups, by)
         call.emit(formatter.cleaned_json(cleaned), formatter.cleaned_text(cleaned))
         return
     found = clean_.clean_runs(call.runner(), run_id, older_than, yes, drop_backups, by)

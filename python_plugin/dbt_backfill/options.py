@@ -14,6 +14,7 @@ import click
 from click.core import ParameterSource
 
 from dbt_backfill.dbt_runner import DbtOptions, DbtRunner, Timings, default_project_dir
+from dbt_backfill.packet import Packet
 from dbt_backfill.progress import Progress, timings_json, timings_text
 
 Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
@@ -92,6 +93,10 @@ class Call:
         vars_ = self.dbt_vars if self.dbt_vars is not None else planned_vars
         options = DbtOptions.found(self.project_dir, self.profiles_dir, target, vars_)
         return DbtRunner(options, observer=self.progress, timings=self.timings)
+
+    def runner_for(self, packet: Packet) -> DbtRunner:
+        """dbt on this project for a command on `packet`: its target and vars unless given others."""
+        return self.runner(packet.dbt_target, packet.vars_passed_on())
 
     def names_the_target(self) -> bool:
         """Whether the command was told where the target is (--project-dir, --profiles-dir or --target)."""
