@@ -9,7 +9,7 @@ from pathlib import Path
 import dbt_backfill
 import pytest
 import yaml
-from dbt_backfill.dbt_runner import _scrubbed, recordable_vars, redact, require_supported_adapter
+from dbt_backfill.dbt_runner import _each_text, recordable_vars, redact, require_supported_adapter
 from dbt_backfill.errors import BackfillError, BackfillRefused
 from dbt_backfill.fingerprint import Fingerprint
 from dbt_backfill.packet import Changes, Packet, PacketFile, PartitionPlan, RelationRef
@@ -146,7 +146,7 @@ def test_a_secret_a_result_carries_escaped_in_its_json_is_masked_once_decoded():
     secret = 'pässwort"x\\y'
     line = json.dumps({"sample": f"fare of {secret}", "list": [secret, {secret: 1}]})
     assert secret not in line and json.loads(scrub_secrets(line, [secret]))["list"][0] == secret  # the line's mask
-    masked = _scrubbed(json.loads(scrub_secrets(line, [secret])), [secret], scrub_secrets)
+    masked = _each_text(json.loads(scrub_secrets(line, [secret])), lambda text: scrub_secrets(text, [secret]))
     assert masked == {"sample": "fare of *****", "list": ["*****", {"*****": 1}]}
 
 

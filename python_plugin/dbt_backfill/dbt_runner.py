@@ -62,36 +62,20 @@ def recordable_vars(given: str | None, environ: Mapping[str, str] | None = None)
         read = yaml.safe_load(given)
     except yaml.YAMLError:
         return given  # dbt refuses them as it parses; nothing here to mask
-    texts: list[str] = []
-
-    def gather(value: Any) -> None:
-        if isinstance(value, str):
-            texts.append(value)
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                gather(key)
-                gather(item)
-        elif isinstance(value, list):
-            for item in value:
-                gather(item)
-
-    gather(read)
-    return None if any(redact(text, environ) != text for text in texts) else given
+    return None if _each_text(read, lambda text: redact(text, environ)) != read else given
 
 
-def _scrubbed(value: Any, secrets: list[str], scrub: Callable[[str, list[str]], str]) -> Any:
-    """A decoded result with every secret's value masked in each of its strings, as dbt masks its log lines. The
-    line was masked too, but a result arrives as JSON text, which escapes a quote, a backslash or a character
-    beyond ASCII: a secret holding one is not found there, and would come back whole once decoded (a helper's
-    attack: a secret `pässwort"x` given in --vars was written to the packet in clear)."""
-    if not secrets:
-        return value
+def _each_text(value: Any, change: Callable[[str], str]) -> Any:
+    """`value` (decoded JSON or YAML) with `change` made to each of its strings, keys included. Masking a result once
+    decoded: the line was masked too, but a result arrives as JSON text, which escapes a quote, a backslash or a
+    character beyond ASCII, so a secret holding one is not found there and would come back whole once decoded (a
+    helper's attack: a secret `pässwort"x` given in --vars was written to the packet in clear)."""
     if isinstance(value, str):
-        return scrub(value, secrets)
+        return change(value)
     if isinstance(value, list):
-        return [_scrubbed(item, secrets, scrub) for item in value]
+        return [_each_text(item, change) for item in value]
     if isinstance(value, dict):
-        return {_scrubbed(k, secrets, scrub): _scrubbed(v, secrets, scrub) for k, v in value.items()}
+        return {_each_text(k, change): _each_text(v, change) for k, v in value.items()}
     return value
 
 
@@ -387,7 +371,9 @@ class DbtRunner:
                 if name in ("JinjaLogInfo", "JinjaLogDebug") and "<<dbt_backfill:" in message:
                     for match in RESULT.finditer(message):
                         payload = json.loads(match["payload"])
-                        read.results.append(MacroResult(match["kind"], _scrubbed(payload, secrets, scrub_secrets)))
+                        if secrets:
+                            payload = _each_text(payload, lambda text: scrub_secrets(text, secrets))
+                        read.results.append(MacroResult(match["kind"], payload))
                         self._observed(read.results[-1])
                         stop_here = self._stop_requested is not None and match["kind"] in self._safe_stops
                 if event.info.level == "error" and message.strip():
